@@ -1,0 +1,323 @@
+/*
+ * ncslab.h -- the native ncslab API.
+ *
+ * ncslab is a netCDF-compatible hyperslab access layer.  This header is the
+ * whole public interface of libncslab.  Every symbol it declares starts with
+ * ncs_ or NCS_, so a program may include it next to netCDF-C's <netcdf.h> and
+ * link both libraries.
+ *
+ * Conventions shared by every function below:
+ *   - The return value is a status: 0 (NCS_NOERR) on success, a negative
+ *     NCS_E* code numerically equal to netCDF's NC_E* code, or a positive
+ *     errno value for an operating-system error.
+ *   - Shapes, starts and counts are size_t; strides and index maps are
+ *     ptrdiff_t, maps counted in elements of the memory type.
+ *   - Type codes, mode flags, fill values and format numbers are numerically
+ *     netCDF's, so files and constants mean the same thing in both libraries.
+ *   - Output pointers may be NULL when the caller does not want that value.
+ *   - Handles are plain ints (ncid, dimid, varid); no structure is exposed.
+ *
+ * Thread safety: distinct ncids may be used from distinct threads; one ncid
+ * must not be used by two threads at once.  Opening and closing files is
+ * serialised internally.
+ */
+#ifndef NCSLAB_H
+#define NCSLAB_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NCS_VERSION "0.1.0"
+
+/* ---- external data types (netCDF nc_type values) ---------------------- */
+#define NCS_NAT    0  /* "not a type": as a memory type, the variable's own */
+#define NCS_BYTE   1  /* signed 8-bit */
+#define NCS_CHAR   2  /* 8-bit text */
+#define NCS_SHORT  3  /* signed 16-bit */
+#define NCS_INT    4  /* signed 32-bit (netCDF's NC_LONG) */
+#define NCS_LONG   NCS_INT
+#define NCS_FLOAT  5  /* IEEE 754 binary32 */
+#define NCS_DOUBLE 6  /* IEEE 754 binary64 */
+#define NCS_UBYTE  7  /* CDF-5 and netCDF-4 only, as the five types below */
+#define NCS_USHORT 8
+#define NCS_UINT   9
+#define NCS_INT64  10
+#define NCS_UINT64 11
+
+/* ---- mode flags for ncs_create / ncs_open ------------------------------ */
+#define NCS_NOWRITE       0x0000
+#define NCS_WRITE         0x0001
+#define NCS_CLOBBER       0x0000
+#define NCS_NOCLOBBER     0x0004
+#define NCS_64BIT_DATA    0x0020  /* CDF-5 */
+#define NCS_CDF5          NCS_64BIT_DATA
+#define NCS_CLASSIC_MODEL 0x0100
+#define NCS_64BIT_OFFSET  0x0200  /* CDF-2 */
+#define NCS_SHARE         0x0800  /* numrecs written through at each growth */
+#define NCS_NETCDF4       0x1000  /* chunked back end (with NCS_CLASSIC_MODEL) */
+
+/* ---- fill modes --------------------------------------------------------- */
+#define NCS_FILL   0
+#define NCS_NOFILL 0x100
+
+/* ---- formats (ncs_inq_format, ncs_set_default_format) ------------------ */
+#define NCS_FORMAT_CLASSIC         1
+#define NCS_FORMAT_64BIT_OFFSET    2
+#define NCS_FORMAT_NETCDF4         3
+#define NCS_FORMAT_NETCDF4_CLASSIC 4
+#define NCS_FORMAT_64BIT_DATA      5
+
+/* ---- miscellaneous ----------------------------------------------------- */
+#define NCS_UNLIMITED   0L
+#define NCS_GLOBAL      (-1)
+#define NCS_MAX_DIMS    1024
+#define NCS_MAX_ATTRS   8192
+#define NCS_MAX_VARS    8192
+#define NCS_MAX_NAME    256
+#define NCS_MAX_VAR_DIMS 1024
+#define NCS_ALIGN_CHUNK ((size_t)(-1))
+
+/* ---- default fill values ----------------------------------------------- */
+#define NCS_FILL_BYTE   ((signed char)-127)
+#define NCS_FILL_CHAR   ((char)0)
+#define NCS_FILL_SHORT  ((short)-32767)
+#define NCS_FILL_INT    (-2147483647)
+#define NCS_FILL_FLOAT  (9.9692099683868690e+36f)
+#define NCS_FILL_DOUBLE (9.9692099683868690e+36)
+#define NCS_FILL_UBYTE  (255)
+#define NCS_FILL_USHORT (65535)
+#define NCS_FILL_UINT   (4294967295U)
+#define NCS_FILL_INT64  ((long long)-9223372036854775806LL)
+#define NCS_FILL_UINT64 ((unsigned long long)18446744073709551614ULL)
+
+/* ---- status codes (numerically netCDF's) ------------------------------- */
+#define NCS_NOERR         0
+#define NCS_EBADID        (-33)  /* not an open ncid */
+#define NCS_ENFILE        (-34)  /* too many files open */
+#define NCS_EEXIST        (-35)  /* file exists and NCS_NOCLOBBER */
+#define NCS_EINVAL        (-36)  /* invalid argument */
+#define NCS_EPERM         (-37)  /* write to a read-only file */
+#define NCS_ENOTINDEFINE  (-38)  /* operation needs define mode */
+#define NCS_EINDEFINE     (-39)  /* operation not allowed in define mode */
+#define NCS_EINVALCOORDS  (-40)  /* index outside the variable */
+#define NCS_EMAXDIMS      (-41)
+#define NCS_ENAMEINUSE    (-42)  /* name already used */
+#define NCS_ENOTATT       (-43)  /* no such attribute */
+#define NCS_EMAXATTS      (-44)
+#define NCS_EBADTYPE      (-45)  /* not a valid type here */
+#define NCS_EBADDIM       (-46)  /* bad dimension id or name */
+#define NCS_EUNLIMPOS     (-47)  /* unlimited dimension not first */
+#define NCS_EMAXVARS      (-48)
+#define NCS_ENOTVAR       (-49)  /* no such variable */
+#define NCS_EGLOBAL       (-50)  /* not allowed on NCS_GLOBAL */
+#define NCS_ENOTNC        (-51)  /* not a netCDF file, or corrupt */
+#define NCS_EMAXNAME      (-53)  /* name longer than NCS_MAX_NAME */
+#define NCS_EUNLIMIT      (-54)  /* a second unlimited dimension */
+#define NCS_ENORECVARS    (-55)  /* no record variables */
+#define NCS_ECHAR         (-56)  /* conversion between text and numbers */
+#define NCS_EEDGE         (-57)  /* start + count past the dimension */
+#define NCS_ESTRIDE       (-58)  /* stride not positive */
+#define NCS_EBADNAME      (-59)  /* name breaks netCDF's naming rules */
+#define NCS_ERANGE        (-60)  /* a value did not fit the target type */
+#define NCS_ENOMEM        (-61)  /* out of memory */
+#define NCS_EVARSIZE      (-62)  /* variable too large for the format */
+#define NCS_EDIMSIZE      (-63)  /* invalid dimension size */
+#define NCS_ETRUNC        (-64)  /* file shorter than its header says */
+#define NCS_EIO           (-68)  /* generic I/O error */
+#define NCS_ENOTFOUND     (-90)  /* no such file */
+#define NCS_EINTERNAL     (-92)  /* internal inconsistency (a bug) */
+#define NCS_EHDFERR       (-101) /* error in the HDF5 layer */
+#define NCS_ENOTBUILT     (-128) /* feature not built into this library */
+#define NCS_EFILTER       (-132) /* filter failure */
+#define NCS_ENOFILTER     (-136) /* filter not available */
+
+/* ---- library ------------------------------------------------------------ */
+
+/* The library version string, e.g. "0.1.0 of Nov 30 2026". Never NULL. */
+const char *ncs_inq_libvers(void);
+
+/* A static English message for any status this library returns (negative
+ * codes, 0, or positive errno values).  Never NULL. */
+const char *ncs_strerror(int status);
+
+/* Sets the format that ncs_create uses when cmode names none.
+ * format: NCS_FORMAT_CLASSIC, _64BIT_OFFSET or _64BIT_DATA.  The previous
+ * default is stored in *old_formatp.  Errors: NCS_EINVAL for other values. */
+int ncs_set_default_format(int format, int *old_formatp);
+
+/* ---- files -------------------------------------------------------------- */
+
+/* Creates a file and opens it in define mode.
+ * cmode: NCS_CLOBBER or NCS_NOCLOBBER, optionally NCS_SHARE, and one of
+ * NCS_64BIT_OFFSET (CDF-2), NCS_64BIT_DATA (CDF-5) or none (the default
+ * format, CDF-1 unless changed).
+ * Errors: NCS_EINVAL (bad or conflicting flags, NULL path or ncidp),
+ * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOTBUILT (a back end
+ * not in this build), NCS_ENOMEM, errno values from the system. */
+int ncs_create(const char *path, int cmode, int *ncidp);
+
+/* Opens an existing file in data mode, read-only unless mode has NCS_WRITE.
+ * Errors: NCS_ENOTNC (not a netCDF file, or a malformed header),
+ * NCS_ETRUNC, NCS_EVARSIZE, NCS_EINVAL, NCS_ENOMEM, errno values (ENOENT for
+ * a missing file). */
+int ncs_open(const char *path, int mode, int *ncidp);
+
+/* Puts an open file back into define mode.  Errors: NCS_EBADID, NCS_EPERM
+ * (read-only), NCS_EINDEFINE (already in define mode). */
+int ncs_redef(int ncid);
+
+/* Leaves define mode, laying out the file (moving existing data when the
+ * header grew) and writing fill values for new variables in fill mode.
+ * Errors: NCS_EBADID, NCS_ENOTINDEFINE, NCS_EVARSIZE, NCS_EBADTYPE (a
+ * _FillValue of the wrong type or length), I/O errors. */
+int ncs_enddef(int ncid);
+
+/* As ncs_enddef, with netCDF's layout tuning: at least h_minfree free
+ * bytes after the header, fixed-size data aligned to v_align bytes, at least
+ * v_minfree free bytes after the fixed-size data, record data aligned to
+ * r_align bytes.  An alignment of NCS_ALIGN_CHUNK means the I/O block size. */
+int ncs__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree,
+                size_t r_align);
+
+/* Writes all buffered data and the header, then fsyncs.  In a read-only
+ * file, re-reads the record count.  Errors: NCS_EBADID, NCS_EINDEFINE, I/O. */
+int ncs_sync(int ncid);
+
+/* Closes the file, discarding the changes of a define mode entered by
+ * ncs_redef, or deleting a file created and still in its first define
+ * mode.  Errors: NCS_EBADID, I/O errors. */
+int ncs_abort(int ncid);
+
+/* Leaves define mode if needed, flushes and closes.  The ncid is released
+ * even when an error is returned.  Errors: NCS_EBADID, enddef errors, I/O. */
+int ncs_close(int ncid);
+
+/* Sets the fill mode (NCS_FILL or NCS_NOFILL) and returns the old one in
+ * *old_modep.  Errors: NCS_EBADID, NCS_EPERM (read-only), NCS_EINVAL. */
+int ncs_set_fill(int ncid, int fillmode, int *old_modep);
+
+/* ---- inquiry ------------------------------------------------------------ */
+
+/* Numbers of dimensions, variables, global attributes, and the unlimited
+ * dimension id (-1 when there is none).  Errors: NCS_EBADID. */
+int ncs_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp);
+int ncs_inq_ndims(int ncid, int *ndimsp);
+int ncs_inq_nvars(int ncid, int *nvarsp);
+int ncs_inq_natts(int ncid, int *nattsp);
+int ncs_inq_unlimdim(int ncid, int *unlimdimidp);
+/* One of NCS_FORMAT_*.  Errors: NCS_EBADID. */
+int ncs_inq_format(int ncid, int *formatp);
+/* The size in bytes of one external element of type xtype; NCS_EBADTYPE. */
+int ncs_inq_type_size(int xtype, size_t *sizep);
+
+/* ---- dimensions --------------------------------------------------------- */
+
+/* Defines a dimension of length len (NCS_UNLIMITED for the record one).
+ * Errors: NCS_EBADID, NCS_ENOTINDEFINE, NCS_EBADNAME, NCS_EMAXNAME,
+ * NCS_ENAMEINUSE, NCS_EUNLIMIT (second unlimited), NCS_EDIMSIZE (too long
+ * for the format), NCS_EMAXDIMS. */
+int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp);
+/* Errors: NCS_EBADID, NCS_EBADDIM (no such name). */
+int ncs_inq_dimid(int ncid, const char *name, int *dimidp);
+/* name receives up to NCS_MAX_NAME+1 bytes; the record dimension's length
+ * is the current number of records.  Errors: NCS_EBADID, NCS_EBADDIM. */
+int ncs_inq_dim(int ncid, int dimid, char *name, size_t *lenp);
+int ncs_inq_dimname(int ncid, int dimid, char *name);
+int ncs_inq_dimlen(int ncid, int dimid, size_t *lenp);
+/* In data mode the new name must not be longer than the old one.
+ * Errors: NCS_EBADID, NCS_EBADDIM, NCS_EPERM, NCS_EBADNAME, NCS_EMAXNAME,
+ * NCS_ENAMEINUSE, NCS_ENOTINDEFINE. */
+int ncs_rename_dim(int ncid, int dimid, const char *name);
+
+/* ---- variables ---------------------------------------------------------- */
+
+/* Defines a variable of external type xtype over ndims dimensions.
+ * Errors: NCS_EBADID, NCS_ENOTINDEFINE, NCS_EBADNAME, NCS_EMAXNAME,
+ * NCS_ENAMEINUSE, NCS_EBADTYPE (bad type, or a CDF-5 type in CDF-1/2),
+ * NCS_EINVAL (ndims out of range), NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EMAXVARS,
+ * NCS_EVARSIZE. */
+int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
+                const int *dimidsp, int *varidp);
+int ncs_inq_varid(int ncid, const char *name, int *varidp);
+/* Errors: NCS_EBADID, NCS_ENOTVAR. */
+int ncs_inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
+                int *dimidsp, int *nattsp);
+int ncs_inq_varname(int ncid, int varid, char *name);
+int ncs_inq_vartype(int ncid, int varid, int *xtypep);
+int ncs_inq_varndims(int ncid, int varid, int *ndimsp);
+int ncs_inq_vardimid(int ncid, int varid, int *dimidsp);
+int ncs_inq_varnatts(int ncid, int varid, int *nattsp);
+/* As ncs_rename_dim, for variables (NCS_ENOTVAR for a bad varid). */
+int ncs_rename_var(int ncid, int varid, const char *name);
+
+/* ---- attributes --------------------------------------------------------- */
+
+/* Creates or replaces attribute name of variable varid (or NCS_GLOBAL) with
+ * len values of external type xtype, converted from memtype values at op
+ * (memtype NCS_NAT: op holds xtype values).  In data mode only an existing
+ * attribute whose new value needs no more header space may be rewritten.
+ * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_EBADNAME, NCS_EMAXNAME, NCS_EBADTYPE,
+ * NCS_ECHAR (text to numbers or back), NCS_EINVAL (len too large, NULL op
+ * with len > 0), NCS_ENOTINDEFINE, NCS_EPERM, NCS_EMAXATTS, NCS_ERANGE (the
+ * attribute is still written, out-of-range values cast). */
+int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
+                int memtype, const void *op);
+/* Reads attribute values converted to memtype (NCS_NAT: the external type).
+ * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTATT, NCS_ECHAR, NCS_EBADTYPE,
+ * NCS_ERANGE (all values are still stored). */
+int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip);
+/* Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTATT. */
+int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep,
+                size_t *lenp);
+int ncs_inq_attid(int ncid, int varid, const char *name, int *attnump);
+int ncs_inq_atttype(int ncid, int varid, const char *name, int *xtypep);
+int ncs_inq_attlen(int ncid, int varid, const char *name, size_t *lenp);
+/* The name of attribute number attnum.  Errors: as above, NCS_ENOTATT for a
+ * bad number. */
+int ncs_inq_attname(int ncid, int varid, int attnum, char *name);
+/* Errors: as ncs_inq_att plus NCS_EBADNAME, NCS_EMAXNAME, NCS_ENAMEINUSE,
+ * NCS_EPERM, NCS_ENOTINDEFINE (longer name in data mode). */
+int ncs_rename_att(int ncid, int varid, const char *name, const char *newname);
+/* Errors: as ncs_inq_att plus NCS_EPERM, NCS_ENOTINDEFINE. */
+int ncs_del_att(int ncid, int varid, const char *name);
+/* Copies an attribute, possibly between files.  Errors: those of
+ * ncs_inq_att on the input and ncs_put_att on the output. */
+int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
+                 int varid_out);
+
+/* ---- data ---------------------------------------------------------------
+ * A request names a hyperslab of variable varid:
+ *   start[d]  first index in dimension d (NULL: all zero);
+ *   count[d]  number of elements (NULL: to the end; for the record
+ *             dimension, to the current number of records);
+ *   stride[d] step between indices, > 0 (NULL: all 1);
+ *   imap[d]   distance in memory, in elements of memtype, between elements
+ *             adjacent in dimension d; may be negative or permuting (NULL:
+ *             the natural C order of the count array).
+ * With imap non-NULL, buf points at the memory element of the slab's first
+ * (lowest-index) element.  memtype NCS_NAT means the variable's own type;
+ * another type converts, returning NCS_ERANGE when some value did not fit
+ * (every convertible value is still transferred).
+ * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_EINDEFINE, NCS_EPERM (put on a
+ * read-only file), NCS_EINVALCOORDS, NCS_EEDGE, NCS_ESTRIDE, NCS_ECHAR,
+ * NCS_EBADTYPE, NCS_EINVAL (NULL buf with a non-empty request), NCS_ERANGE,
+ * NCS_ENOMEM, I/O errors.  Writing a record variable past the last record
+ * adds records (filling skipped ones in fill mode). */
+int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+            void *buf);
+int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+            const void *buf);
+/* One element at index[0..ndims-1] (NULL for a scalar). */
+int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf);
+int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
+             const void *buf);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NCSLAB_H */

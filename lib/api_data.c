@@ -1,0 +1,300 @@
+/*
+ * api_data.c -- public entry points for data: ncs_get, ncs_put and their
+ * one-element forms.
+ *
+ * All validation of a request happens here; the hyperslab engine and the
+ * back ends below receive a slab that is known to lie inside the variable
+ * (or, for puts, inside it once the record dimension has grown).
+ *
+ * netCDF-C checks a request differently depending on which of its calls
+ * made it: vara (no stride, no map), vars (stride) or varm (map).  The
+ * error codes differ in corner cases (reading past the last record of a
+ * writable file is NC_EEDGE through vara, for instance), and legacy
+ * programs see them, so the three orders are reproduced here.  A strided
+ * request whose count fits but whose stride steps past the end transfers
+ * the elements that exist and then fails, as netCDF-C's element-wise
+ * fallback does.
+ */
+#include "ncs_int.h"
+
+#include <string.h>
+
+enum { PATH_VARA, PATH_VARS, PATH_VARM };
+
+typedef struct request {
+    ncs_file *f;
+    ncs_var *v;
+    int memtype;
+    int put;
+} request;
+
+static int lookup(int ncid, int varid, int memtype, int put, request *r)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (put && !(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    if (f->flags & NCSI_F_INDEF)
+        return NCS_ERR(NCS_EINDEFINE);
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    r->f = f;
+    r->v = &f->model.vars[varid];
+    r->put = put;
+    if (memtype == NCS_NAT)
+        memtype = r->v->type;
+    if (ncsi_type_size(memtype) == 0)
+        return NCS_ERR(NCS_EBADTYPE);
+    if ((memtype == NCS_CHAR) != (r->v->type == NCS_CHAR))
+        return NCS_ERR(NCS_ECHAR);
+    r->memtype = memtype;
+    return NCS_NOERR;
+}
+
+/* In a read-only shared file another process may have added records. */
+static void maybe_refresh(request *r, const size_t *start, const size_t *count)
+{
+    ncs_file *f = r->f;
+    if (r->v->isrec && !(f->flags & NCSI_F_WRITE) && (f->flags & NCSI_F_SHARE) &&
+        start[0] + (count ? count[0] : 1) > f->model.numrecs)
+        f->store->refresh(f);
+}
+
+/* Length of dimension d of the request's variable as a bound: the record
+ * count for reads, unbounded for writes of the record dimension. */
+static uint64_t dim_bound(const request *r, int d, int *unbounded)
+{
+    *unbounded = 0;
+    if (d == 0 && r->v->isrec) {
+        if (r->put)
+            *unbounded = 1;
+        return r->f->model.numrecs;
+    }
+    return r->v->shape[d];
+}
+
+/* netCDF-C's vara checks: every coordinate, then every edge. */
+static int check_vara(const request *r, const size_t *start, const size_t *count)
+{
+    const ncs_var *v = r->v;
+    int ro = !(r->f->flags & NCSI_F_WRITE);
+    uint64_t numrecs = r->f->model.numrecs;
+    for (int d = 0; d < v->ndims; d++) {
+        if (d == 0 && v->isrec) {
+            if (start[0] > UINT32_MAX && r->f->version != 5)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (ro && start[0] > numrecs)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            continue;
+        }
+        if (start[d] > v->shape[d])
+            return NCS_ERR(NCS_EINVALCOORDS);
+    }
+    for (int d = 0; d < v->ndims; d++) {
+        if (d == 0 && v->isrec) {
+            if (ro && start[0] == numrecs && count[0] > 0)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            continue;
+        }
+        if (start[d] == v->shape[d] && count[d] > 0)
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (count[d] > v->shape[d] || start[d] + count[d] > v->shape[d])
+            return NCS_ERR(NCS_EEDGE);
+    }
+    if (v->isrec && !r->put && start[0] + count[0] > numrecs)
+        return NCS_ERR(NCS_EEDGE);
+    return NCS_NOERR;
+}
+
+static int bad_stride(ptrdiff_t s)
+{
+    return s <= 0 || s >= INT32_MAX;
+}
+
+/* netCDF-C's vars checks, dimension by dimension. */
+static int check_vars(const request *r, const size_t *start, const size_t *count,
+                      const ptrdiff_t *stride)
+{
+    for (int d = 0; d < r->v->ndims; d++) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb);
+        if (!unb) {
+            if (start[d] > len)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (start[d] == len && count[d] > 0)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (start[d] + count[d] > len || count[d] > len)
+                return NCS_ERR(NCS_EEDGE);
+        }
+        if (stride != NULL && bad_stride(stride[d]))
+            return NCS_ERR(NCS_ESTRIDE);
+    }
+    return NCS_NOERR;
+}
+
+/* netCDF-C's varm checks: strides first, then coordinates from the last
+ * dimension to the first. */
+static int check_varm(const request *r, const size_t *start, const size_t *count,
+                      const ptrdiff_t *stride)
+{
+    if (stride != NULL)
+        for (int d = 0; d < r->v->ndims; d++)
+            if (bad_stride(stride[d]))
+                return NCS_ERR(NCS_ESTRIDE);
+    for (int d = r->v->ndims - 1; d >= 0; d--) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb);
+        if (unb)
+            continue;
+        if (start[d] > len)
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (start[d] == len && count[d] > 0)
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (start[d] + count[d] > len)
+            return NCS_ERR(NCS_EEDGE);
+    }
+    return NCS_NOERR;
+}
+
+/* Builds the slab, clipping strided extents that step past a bound; returns
+ * the error such a clip implies (0 when nothing was clipped). */
+static int build_slab(const request *r, const size_t *start, const size_t *count,
+                      const ptrdiff_t *stride, const ptrdiff_t *imap, ncs_slab *s,
+                      int *clip_err)
+{
+    const ncs_var *v = r->v;
+    int nd = v->ndims;
+    uint64_t nelems = 1;
+    ptrdiff_t natural = 1;
+    int rec_only = 1, clipped = 0;
+
+    s->ndims = nd;
+    s->isrec = v->isrec;
+    for (int d = nd - 1; d >= 0; d--) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb);
+        uint64_t st = stride != NULL ? (uint64_t)stride[d] : 1;
+        uint64_t c = count[d];
+        s->start[d] = start[d];
+        s->stride[d] = st;
+        if (!unb && c > 0 && st > 1 && start[d] + (c - 1) * st >= len) {
+            /* elements that exist: indices start + i*st < len */
+            c = (len - start[d] + st - 1) / st;
+            clipped = 1;
+            if (!(d == 0 && v->isrec))
+                rec_only = 0;
+        }
+        s->count[d] = c;
+        s->imap[d] = imap != NULL ? imap[d] : natural;
+        natural *= (ptrdiff_t)count[d];
+        nelems *= c;
+    }
+    s->nelems = nd == 0 ? 1 : nelems;
+    *clip_err = NCS_NOERR;
+    if (clipped) {
+        int ro = !(r->f->flags & NCSI_F_WRITE);
+        *clip_err = (rec_only && !ro) ? NCS_ERR(NCS_EEDGE) : NCS_ERR(NCS_EINVALCOORDS);
+    }
+    return NCS_NOERR;
+}
+
+/* The memory span of the request must be addressable: the sum of
+ * |imap[d]| * (count[d]-1) elements, in bytes, must fit a ptrdiff_t. */
+static int check_memory(const ncs_slab *s, size_t msz)
+{
+    uint64_t span = 0;
+    for (int d = 0; d < s->ndims; d++) {
+        uint64_t m = (uint64_t)(s->imap[d] < 0 ? -(s->imap[d] + 1) + 1 : s->imap[d]), t;
+        if (s->count[d] == 0)
+            return NCS_NOERR;
+        if (ncsi_mul_u64(m, s->count[d] - 1, &t) || ncsi_add_u64(span, t, &span))
+            return NCS_ERR(NCS_EINVAL);
+    }
+    if (ncsi_mul_u64(span + 1, msz, &span) || span > (uint64_t)PTRDIFF_MAX)
+        return NCS_ERR(NCS_EINVAL);
+    return NCS_NOERR;
+}
+
+static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
+                    const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                    void *buf, int put)
+{
+    static const size_t zeros[NCS_MAX_VAR_DIMS];
+    size_t full[NCS_MAX_VAR_DIMS];
+    ncs_slab s;
+    request r = { 0 };
+    int path, status, clip_err;
+
+    status = lookup(ncid, varid, memtype, put, &r);
+    if (status != NCS_NOERR)
+        return status;
+    if (start == NULL)
+        start = zeros;
+    if (r.v->ndims > 0)
+        maybe_refresh(&r, start, count);
+    if (count == NULL) {
+        for (int d = 0; d < r.v->ndims; d++) {
+            uint64_t len = (d == 0 && r.v->isrec) ? r.f->model.numrecs : r.v->shape[d];
+            full[d] = start[d] < len ? (size_t)(len - start[d]) : 0;
+        }
+        count = full;
+    }
+    path = imap != NULL ? PATH_VARM : stride != NULL ? PATH_VARS : PATH_VARA;
+    if (r.v->ndims == 0)
+        status = NCS_NOERR;
+    else if (path == PATH_VARA)
+        status = check_vara(&r, start, count);
+    else if (path == PATH_VARS)
+        status = check_vars(&r, start, count, stride);
+    else
+        status = check_varm(&r, start, count, stride);
+    if (status != NCS_NOERR)
+        return status;
+    status = build_slab(&r, start, count, stride, imap, &s, &clip_err);
+    if (status != NCS_NOERR)
+        return status;
+    if (s.nelems == 0)
+        return clip_err;
+    if (buf == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    if (imap != NULL) {
+        status = check_memory(&s, ncsi_type_size(r.memtype));
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (put)
+        status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+    else
+        status = r.f->store->get(r.f, varid, &s, r.memtype, buf);
+    if (clip_err != NCS_NOERR && (status == NCS_NOERR || status == NCS_ERANGE))
+        status = clip_err;
+    return status;
+}
+
+int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf)
+{
+    return transfer(ncid, varid, start, count, stride, imap, memtype, buf, 0);
+}
+
+int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+            const void *buf)
+{
+    return transfer(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1);
+}
+
+static const size_t ones[NCS_MAX_VAR_DIMS] = {
+    [0 ... NCS_MAX_VAR_DIMS - 1] = 1
+};
+
+int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
+{
+    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0);
+}
+
+int ncs_put1(int ncid, int varid, const size_t *index, int memtype, const void *buf)
+{
+    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, (void *)buf, 1);
+}

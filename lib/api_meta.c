@@ -1,0 +1,528 @@
+/*
+ * api_meta.c -- public entry points for dimensions, variables and
+ * attributes: definition, inquiry, renaming.
+ *
+ * Checks run in netCDF-C's order so that a call with several faults
+ * returns the error netCDF-C returns.  In data mode, names may be changed
+ * and attributes rewritten only when the header does not grow, so no data
+ * has to move; the header is then rewritten at the next sync or close.
+ */
+#include "ncs_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int get_file(int ncid, ncs_file **fp)
+{
+    *fp = ncsi_file_get(ncid);
+    return *fp == NULL ? NCS_ERR(NCS_EBADID) : NCS_NOERR;
+}
+
+static void copy_name(char *dst, const char *src)
+{
+    if (dst != NULL)
+        strcpy(dst, src);
+}
+
+/* ---- dimensions ------------------------------------------------------------ */
+
+int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
+{
+    ncs_file *f;
+    ncs_model *m;
+    uint64_t max;
+    char *nm;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_INDEF))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    status = ncsi_check_name(name);
+    if (status != NCS_NOERR)
+        return status;
+    max = f->version == 5 ? UINT64_MAX - 3 : f->version == 2 ? (uint64_t)UINT32_MAX - 3
+                                                            : (uint64_t)INT32_MAX - 3;
+    if ((uint64_t)len > max)
+        return NCS_ERR(NCS_EDIMSIZE);
+    m = &f->model;
+    if (len == NCS_UNLIMITED && m->unlimdim >= 0)
+        return NCS_ERR(NCS_EUNLIMIT);
+    if (m->ndims >= NCS_MAX_DIMS)
+        return NCS_ERR(NCS_EMAXDIMS);
+    if (ncsi_find_dim(m, name) >= 0)
+        return NCS_ERR(NCS_ENAMEINUSE);
+    if (m->ndims == m->capdims) {
+        int cap = m->capdims ? m->capdims * 2 : 8;
+        ncs_dim *nd = realloc(m->dims, (size_t)cap * sizeof *nd);
+        if (nd == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        m->dims = nd;
+        m->capdims = cap;
+    }
+    nm = strdup(name);
+    if (nm == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    m->dims[m->ndims].name = nm;
+    m->dims[m->ndims].len = len;
+    if (len == NCS_UNLIMITED)
+        m->unlimdim = m->ndims;
+    if (dimidp != NULL)
+        *dimidp = m->ndims;
+    m->ndims++;
+    return NCS_NOERR;
+}
+
+int ncs_inq_dimid(int ncid, const char *name, int *dimidp)
+{
+    ncs_file *f;
+    int id, status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (name == NULL)
+        return NCS_ERR(NCS_EBADNAME);
+    id = ncsi_find_dim(&f->model, name);
+    if (id < 0)
+        return NCS_ERR(NCS_EBADDIM);
+    if (dimidp != NULL)
+        *dimidp = id;
+    return NCS_NOERR;
+}
+
+int ncs_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
+{
+    ncs_file *f;
+    const ncs_dim *d;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (dimid < 0 || dimid >= f->model.ndims)
+        return NCS_ERR(NCS_EBADDIM);
+    d = &f->model.dims[dimid];
+    copy_name(name, d->name);
+    if (lenp != NULL)
+        *lenp = (size_t)(d->len == 0 ? f->model.numrecs : d->len);
+    return NCS_NOERR;
+}
+
+int ncs_inq_dimname(int ncid, int dimid, char *name)
+{
+    return ncs_inq_dim(ncid, dimid, name, NULL);
+}
+
+int ncs_inq_dimlen(int ncid, int dimid, size_t *lenp)
+{
+    return ncs_inq_dim(ncid, dimid, NULL, lenp);
+}
+
+/* Replaces *slot by a copy of name; in data mode only if it is no longer,
+ * and the header is then marked for rewriting. */
+static int set_name(ncs_file *f, char **slot, const char *name)
+{
+    char *nm;
+    if (!(f->flags & NCSI_F_INDEF) && strlen(name) > strlen(*slot))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    nm = strdup(name);
+    if (nm == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    free(*slot);
+    *slot = nm;
+    if (!(f->flags & NCSI_F_INDEF))
+        return f->store->write_header(f);
+    return NCS_NOERR;
+}
+
+int ncs_rename_dim(int ncid, int dimid, const char *name)
+{
+    ncs_file *f;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    status = ncsi_check_name(name);
+    if (status != NCS_NOERR)
+        return status;
+    if (ncsi_find_dim(&f->model, name) >= 0)
+        return NCS_ERR(NCS_ENAMEINUSE);
+    if (dimid < 0 || dimid >= f->model.ndims)
+        return NCS_ERR(NCS_EBADDIM);
+    return set_name(f, &f->model.dims[dimid].name, name);
+}
+
+/* ---- variables ---------------------------------------------------------------- */
+
+int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
+                const int *dimidsp, int *varidp)
+{
+    ncs_file *f;
+    ncs_model *m;
+    ncs_var v;
+    size_t nd;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_INDEF))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    status = ncsi_check_name(name);
+    if (status != NCS_NOERR)
+        return status;
+    if (!ncsi_type_ok(xtype, f->version))
+        return NCS_ERR(NCS_EBADTYPE);
+    if (ndims < 0)
+        return NCS_ERR(NCS_EINVAL);
+    if (ndims > NCS_MAX_VAR_DIMS)
+        return NCS_ERR(NCS_EMAXDIMS);
+    if (ndims > 0 && dimidsp == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    m = &f->model;
+    if (m->nvars >= NCS_MAX_VARS)
+        return NCS_ERR(NCS_EMAXVARS);
+    if (ncsi_find_var(m, name) >= 0)
+        return NCS_ERR(NCS_ENAMEINUSE);
+
+    memset(&v, 0, sizeof v);
+    nd = (size_t)ndims;
+    v.type = xtype;
+    v.ndims = ndims;
+    v.name = strdup(name);
+    v.dimids = malloc((nd ? nd : 1) * sizeof(int));
+    v.shape = malloc((nd ? nd : 1) * sizeof(uint64_t));
+    v.dsizes = malloc((nd ? nd : 1) * sizeof(uint64_t));
+    if (v.name == NULL || v.dimids == NULL || v.shape == NULL || v.dsizes == NULL) {
+        status = NCS_ERR(NCS_ENOMEM);
+        goto fail;
+    }
+    if (nd > 0)
+        memcpy(v.dimids, dimidsp, nd * sizeof(int));
+    status = ncsi_var_shape(m, &v);
+    if (status != NCS_NOERR)
+        goto fail;
+    if (m->nvars == m->capvars) {
+        int cap = m->capvars ? m->capvars * 2 : 8;
+        ncs_var *nv = realloc(m->vars, (size_t)cap * sizeof *nv);
+        if (nv == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto fail;
+        }
+        m->vars = nv;
+        m->capvars = cap;
+    }
+    m->vars[m->nvars] = v;
+    if (varidp != NULL)
+        *varidp = m->nvars;
+    m->nvars++;
+    return NCS_NOERR;
+fail:
+    free(v.name);
+    free(v.dimids);
+    free(v.shape);
+    free(v.dsizes);
+    return status;
+}
+
+int ncs_inq_varid(int ncid, const char *name, int *varidp)
+{
+    ncs_file *f;
+    int id, status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (name == NULL)
+        return NCS_ERR(NCS_EBADNAME);
+    id = ncsi_find_var(&f->model, name);
+    if (id < 0)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (varidp != NULL)
+        *varidp = id;
+    return NCS_NOERR;
+}
+
+int ncs_inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
+                int *dimidsp, int *nattsp)
+{
+    ncs_file *f;
+    const ncs_var *v;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    v = &f->model.vars[varid];
+    copy_name(name, v->name);
+    if (xtypep != NULL)
+        *xtypep = v->type;
+    if (ndimsp != NULL)
+        *ndimsp = v->ndims;
+    if (dimidsp != NULL && v->ndims > 0)
+        memcpy(dimidsp, v->dimids, (size_t)v->ndims * sizeof(int));
+    if (nattsp != NULL)
+        *nattsp = v->atts.n;
+    return NCS_NOERR;
+}
+
+int ncs_inq_varname(int ncid, int varid, char *name)
+{
+    return ncs_inq_var(ncid, varid, name, NULL, NULL, NULL, NULL);
+}
+
+int ncs_inq_vartype(int ncid, int varid, int *xtypep)
+{
+    return ncs_inq_var(ncid, varid, NULL, xtypep, NULL, NULL, NULL);
+}
+
+int ncs_inq_varndims(int ncid, int varid, int *ndimsp)
+{
+    return ncs_inq_var(ncid, varid, NULL, NULL, ndimsp, NULL, NULL);
+}
+
+int ncs_inq_vardimid(int ncid, int varid, int *dimidsp)
+{
+    return ncs_inq_var(ncid, varid, NULL, NULL, NULL, dimidsp, NULL);
+}
+
+int ncs_inq_varnatts(int ncid, int varid, int *nattsp)
+{
+    if (varid == NCS_GLOBAL)
+        return ncs_inq_natts(ncid, nattsp);
+    return ncs_inq_var(ncid, varid, NULL, NULL, NULL, NULL, nattsp);
+}
+
+int ncs_rename_var(int ncid, int varid, const char *name)
+{
+    ncs_file *f;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    status = ncsi_check_name(name);
+    if (status != NCS_NOERR)
+        return status;
+    if (ncsi_find_var(&f->model, name) >= 0)
+        return NCS_ERR(NCS_ENAMEINUSE);
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    return set_name(f, &f->model.vars[varid].name, name);
+}
+
+/* ---- attributes ---------------------------------------------------------------- */
+
+static int find_att(int ncid, int varid, const char *name, ncs_file **fp,
+                    ncs_attlist **lp, int *idx)
+{
+    int status;
+    *idx = -1;
+    status = get_file(ncid, fp);
+    if (status != NCS_NOERR)
+        return status;
+    *lp = ncsi_attlist(&(*fp)->model, varid);
+    if (*lp == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (name == NULL)
+        return NCS_ERR(NCS_EBADNAME);
+    *idx = ncsi_find_att(*lp, name);
+    if (*idx < 0)
+        return NCS_ERR(NCS_ENOTATT);
+    return NCS_NOERR;
+}
+
+int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
+                int memtype, const void *op)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    ncs_att a;
+    size_t xsz, nbytes;
+    int idx, status = get_file(ncid, &f), conv;
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    l = ncsi_attlist(&f->model, varid);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (name == NULL)
+        return NCS_ERR(NCS_EBADNAME);
+    if (!ncsi_type_ok(xtype, f->version))
+        return NCS_ERR(NCS_EBADTYPE);
+    if (memtype == NCS_NAT)
+        memtype = xtype;
+    if (ncsi_type_size(memtype) == 0)
+        return NCS_ERR(NCS_EBADTYPE);
+    if ((memtype == NCS_CHAR) != (xtype == NCS_CHAR))
+        return NCS_ERR(NCS_ECHAR);
+    if (len > INT32_MAX)
+        return NCS_ERR(NCS_EINVAL);
+    if (len != 0 && op == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    xsz = ncsi_type_size(xtype);
+    nbytes = len * xsz;
+    idx = ncsi_find_att(l, name);
+    if (idx >= 0) {
+        if (!(f->flags & NCSI_F_INDEF) &&
+            NCS_RNDUP(nbytes, 4) > NCS_RNDUP(l->a[idx].nelems * ncsi_type_size(l->a[idx].type), 4))
+            return NCS_ERR(NCS_ENOTINDEFINE);
+    } else {
+        if (!(f->flags & NCSI_F_INDEF))
+            return NCS_ERR(NCS_ENOTINDEFINE);
+        if (l->n >= NCS_MAX_ATTRS)
+            return NCS_ERR(NCS_EMAXATTS);
+    }
+    status = ncsi_check_name(name);
+    if (status != NCS_NOERR)
+        return status;
+
+    a.name = strdup(name);
+    a.type = xtype;
+    a.nelems = len;
+    a.xval = malloc(nbytes ? nbytes : 1);
+    if (a.name == NULL || a.xval == NULL) {
+        ncsi_att_free(&a);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    conv = len ? ncsi_encode(xtype, a.xval, len, memtype, op, 1, f->version) : NCS_NOERR;
+    status = ncsi_attlist_put(l, &a);
+    if (status != NCS_NOERR) {
+        ncsi_att_free(&a);
+        return status;
+    }
+    if (!(f->flags & NCSI_F_INDEF)) {
+        status = f->store->write_header(f);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return conv;
+}
+
+int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    const ncs_att *a;
+    int idx, status = find_att(ncid, varid, name, &f, &l, &idx);
+    if (status != NCS_NOERR)
+        return status;
+    a = &l->a[idx];
+    if (a->nelems == 0)
+        return NCS_NOERR;
+    if (memtype == NCS_NAT)
+        memtype = a->type;
+    if (ncsi_type_size(memtype) == 0)
+        return NCS_ERR(NCS_EBADTYPE);
+    if ((memtype == NCS_CHAR) != (a->type == NCS_CHAR))
+        return NCS_ERR(NCS_ECHAR);
+    if (ip == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    return ncsi_decode(a->type, a->xval, (size_t)a->nelems, memtype, ip, 1, f->version);
+}
+
+int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep, size_t *lenp)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    int idx, status = find_att(ncid, varid, name, &f, &l, &idx);
+    if (status != NCS_NOERR)
+        return status;
+    if (xtypep != NULL)
+        *xtypep = l->a[idx].type;
+    if (lenp != NULL)
+        *lenp = (size_t)l->a[idx].nelems;
+    return NCS_NOERR;
+}
+
+int ncs_inq_attid(int ncid, int varid, const char *name, int *attnump)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    int idx, status = find_att(ncid, varid, name, &f, &l, &idx);
+    if (status == NCS_NOERR && attnump != NULL)
+        *attnump = idx;
+    return status;
+}
+
+int ncs_inq_atttype(int ncid, int varid, const char *name, int *xtypep)
+{
+    return ncs_inq_att(ncid, varid, name, xtypep, NULL);
+}
+
+int ncs_inq_attlen(int ncid, int varid, const char *name, size_t *lenp)
+{
+    return ncs_inq_att(ncid, varid, name, NULL, lenp);
+}
+
+int ncs_inq_attname(int ncid, int varid, int attnum, char *name)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    int status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    l = ncsi_attlist(&f->model, varid);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (attnum < 0 || attnum >= l->n)
+        return NCS_ERR(NCS_ENOTATT);
+    copy_name(name, l->a[attnum].name);
+    return NCS_NOERR;
+}
+
+int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    int idx = -1, status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    l = ncsi_attlist(&f->model, varid);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    status = ncsi_check_name(newname);
+    if (status != NCS_NOERR)
+        return status;
+    if (name == NULL)
+        return NCS_ERR(NCS_EBADNAME);
+    idx = ncsi_find_att(l, name);
+    if (idx < 0)
+        return NCS_ERR(NCS_ENOTATT);
+    if (ncsi_find_att(l, newname) >= 0)
+        return NCS_ERR(NCS_ENAMEINUSE);
+    return set_name(f, &l->a[idx].name, newname);
+}
+
+int ncs_del_att(int ncid, int varid, const char *name)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    int idx = -1, status = get_file(ncid, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (!(f->flags & NCSI_F_INDEF))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    status = find_att(ncid, varid, name, &f, &l, &idx);
+    if (status != NCS_NOERR)
+        return status;
+    ncsi_attlist_del(l, idx);
+    return NCS_NOERR;
+}
+
+int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
+                 int varid_out)
+{
+    ncs_file *f;
+    ncs_attlist *l;
+    const ncs_att *a;
+    void *tmp;
+    int idx, status = find_att(ncid_in, varid_in, name, &f, &l, &idx);
+    if (status != NCS_NOERR)
+        return status;
+    a = &l->a[idx];
+    tmp = malloc(a->nelems ? (size_t)a->nelems * ncsi_type_size(a->type) : 1);
+    if (tmp == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    if (a->nelems)
+        ncsi_decode(a->type, a->xval, (size_t)a->nelems, a->type, tmp, 1, f->version);
+    status = ncs_put_att(ncid_out, varid_out, name, a->type, (size_t)a->nelems, a->type, tmp);
+    free(tmp);
+    return status;
+}

@@ -1,0 +1,753 @@
+/*
+ * classic.c -- the contiguous storage back end: netCDF classic files
+ * (CDF-1, CDF-2, CDF-5), written byte for byte as netCDF-C writes them.
+ *
+ * Data layout (see doc/format.md):
+ *   [header][pad][fixed var 0][fixed var 1]...[pad][record 0][record 1]...
+ * Fixed-size variables lie in definition order from begin_var, each taking
+ * vsize bytes (its data rounded up to 4).  A record holds every record
+ * variable's slice, vsize bytes each, in definition order; recsize is their
+ * sum, except that a lone record variable is packed without padding.
+ *
+ * Layout, data movement after ncs_redef and fill follow netCDF-C's rules
+ * exactly, because the files must be identical: the same begin offsets,
+ * the same bytes moved in the same order, the same fill bytes (padding
+ * included).
+ *
+ * Durability: data goes through a write-back page cache; the header and
+ * numrecs are written only after the cached data has been flushed, so a
+ * record count never reaches the file before the records it counts.
+ */
+#include "classic.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PAGE_SIZE   (64 * 1024)
+#define NPAGES      16
+#define SCRATCH_CAP (256 * 1024)
+#define ALIGN_CHUNK 4096         /* NCS_ALIGN_CHUNK: the file system block */
+
+typedef struct classic {
+    ncs_io *io;
+    ncs_pc *pc;
+    ncs_layout lay;
+    unsigned char *scratch;   /* SCRATCH_CAP bytes, for conversions */
+} classic;
+
+static classic *CL(ncs_file *f)
+{
+    return (classic *)f->state;
+}
+
+/* ---- layout -------------------------------------------------------------- */
+
+static int count_recvars(const ncs_model *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->nvars; i++)
+        n += m->vars[i].isrec;
+    return n;
+}
+
+
+/* The CDF-1/2 limit on one variable's bytes (per record); CDF-5 has none
+ * short of 2^63.  One variable of each kind may exceed it if it is the last
+ * of its kind (its size is then never used to compute an offset), and a
+ * too-large last fixed variable excludes record variables. */
+static int count_large(const ncs_model *m, int rec, uint64_t vlen_max,
+                       int version, int *large, int *last)
+{
+    *large = *last = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        uint64_t bytes = v->ndims == 0 ? v->xsz : v->dsizes[0] * v->xsz;
+        if (v->isrec != rec)
+            continue;
+        *last = 0;
+        if (bytes > vlen_max) {
+            if (version == 5)
+                return NCS_ERR(NCS_EVARSIZE);
+            ++*large;
+            *last = 1;
+        }
+    }
+    if (*large > 1 || (*large == 1 && !*last))
+        return NCS_ERR(NCS_EVARSIZE);
+    return NCS_NOERR;
+}
+
+static int check_vlens(const ncs_model *m, int version)
+{
+    uint64_t vlen_max = version == 5 ? (uint64_t)INT64_MAX - 3
+                      : version == 2 ? (uint64_t)UINT32_MAX - 3 : (uint64_t)INT32_MAX - 3;
+    int large, last, status;
+    status = count_large(m, 0, vlen_max, version, &large, &last);
+    if (status != NCS_NOERR || count_recvars(m) == 0)
+        return status;
+    if (large == 1)
+        return NCS_ERR(NCS_EVARSIZE);
+    return count_large(m, 1, vlen_max, version, &large, &last);
+}
+
+/* Assigns begin offsets to every variable and computes begin_var,
+ * begin_rec and recsize.  With an old model (after ncs_redef), no variable
+ * starts before it did. */
+static int layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
+                  size_t v_align, size_t v_minfree, size_t r_align)
+{
+    ncs_model *m = &f->model;
+    ncs_layout *lay = &CL(f)->lay;
+    uint64_t index, old_begin_var = lay->begin_var, old_begin_rec = lay->begin_rec;
+    uint64_t off_max = f->version == 1 ? (uint64_t)INT32_MAX : (uint64_t)INT64_MAX;
+    const ncs_var *first_var = NULL, *last = NULL;
+    int j = 0;
+
+    if (v_align == NCS_ALIGN_CHUNK)
+        v_align = ALIGN_CHUNK;
+    if (r_align == NCS_ALIGN_CHUNK)
+        r_align = ALIGN_CHUNK;
+    if (v_align == 0)
+        v_align = 1;
+    if (r_align == 0)
+        r_align = 1;
+    lay->xsz = ncsi_hdr_len(m, f->version);
+    if (m->nvars == 0)
+        return NCS_NOERR;
+
+    if (lay->begin_var < lay->xsz + h_minfree ||
+        lay->begin_var != NCS_RNDUP(lay->begin_var, v_align)) {
+        index = lay->xsz;
+        lay->begin_var = NCS_RNDUP(index, v_align);
+        if (lay->begin_var < index + h_minfree)
+            lay->begin_var = NCS_RNDUP(index + h_minfree, v_align);
+    }
+    index = lay->begin_var;
+    for (int i = 0; i < m->nvars; i++) {
+        ncs_var *v = &m->vars[i];
+        if (v->isrec)
+            continue;
+        if (first_var == NULL)
+            first_var = v;
+        if (index > off_max) {
+            lay->begin_var = old_begin_var;
+            return NCS_ERR(NCS_EVARSIZE);
+        }
+        v->begin = index;
+        if (old != NULL) {
+            while (j < old->nvars && old->vars[j].isrec)
+                j++;
+            if (j < old->nvars) {
+                if (v->begin < old->vars[j].begin) {
+                    v->begin = old->vars[j].begin;
+                    index = v->begin;
+                }
+                j++;
+            }
+        }
+        index += v->len;
+    }
+
+    if (lay->begin_rec < index + v_minfree ||
+        lay->begin_rec != NCS_RNDUP(lay->begin_rec, r_align)) {
+        lay->begin_rec = NCS_RNDUP(index, r_align);
+        if (lay->begin_rec < index + v_minfree)
+            lay->begin_rec = NCS_RNDUP(index + v_minfree, r_align);
+    }
+    lay->begin_var = first_var != NULL ? first_var->begin : lay->begin_rec;
+
+    index = lay->begin_rec;
+    lay->recsize = 0;
+    j = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        ncs_var *v = &m->vars[i];
+        if (!v->isrec)
+            continue;
+        if (index > off_max) {
+            lay->begin_var = old_begin_var;
+            lay->begin_rec = old_begin_rec;
+            return NCS_ERR(NCS_EVARSIZE);
+        }
+        v->begin = index;
+        if (old != NULL) {
+            while (j < old->nvars && !old->vars[j].isrec)
+                j++;
+            if (j < old->nvars) {
+                if (v->begin < old->vars[j].begin)
+                    v->begin = old->vars[j].begin;
+                j++;
+            }
+        }
+        index += v->len;
+        lay->recsize += v->len;
+        last = v;
+    }
+    /* exactly one record variable: records are packed */
+    if (last != NULL && lay->recsize == last->len)
+        lay->recsize = last->dsizes[0] * last->xsz;
+    return NCS_NOERR;
+}
+
+/* File size the header implies: up to the end of the last fixed variable,
+ * or of the last record. */
+static uint64_t calc_size(const ncs_file *f)
+{
+    const ncs_model *m = &f->model;
+    const ncs_layout *lay = &((classic *)f->state)->lay;
+    const ncs_var *last_fix = NULL;
+    int nrec = 0;
+    if (m->nvars == 0)
+        return lay->xsz;
+    for (int i = 0; i < m->nvars; i++) {
+        if (m->vars[i].isrec)
+            nrec++;
+        else
+            last_fix = &m->vars[i];
+    }
+    if (nrec == 0) {
+        uint64_t size = last_fix->len;
+        if (f->version != 5 && size > UINT32_MAX - 3)
+            size = last_fix->dsizes[0] * last_fix->xsz;
+        return last_fix->begin + size;
+    }
+    return lay->begin_rec + m->numrecs * lay->recsize;
+}
+
+/* ---- header and numrecs ----------------------------------------------------- */
+
+static int write_header(ncs_file *f)
+{
+    classic *cl = CL(f);
+    uint64_t len = ncsi_hdr_len(&f->model, f->version);
+    unsigned char *buf;
+    int status;
+    if (len > SIZE_MAX)
+        return NCS_ERR(NCS_ENOMEM);
+    buf = malloc((size_t)len);
+    if (buf == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    ncsi_hdr_encode(&f->model, f->version, buf);
+    cl->lay.xsz = len;
+    status = ncsi_pc_flush(cl->pc);
+    if (status == NCS_NOERR)
+        status = ncsi_pc_write_through(cl->pc, 0, buf, (size_t)len);
+    free(buf);
+    if (status == NCS_NOERR)
+        f->flags &= ~(NCSI_F_HDIRTY | NCSI_F_NDIRTY);
+    return status;
+}
+
+static int write_numrecs(ncs_file *f)
+{
+    classic *cl = CL(f);
+    unsigned char b[8];
+    uint64_t n = f->model.numrecs;
+    int status, w = f->version == 5 ? 8 : 4;
+    for (int i = 0; i < w; i++)
+        b[i] = (unsigned char)(n >> (8 * (w - 1 - i)));
+    status = ncsi_pc_flush(cl->pc);
+    if (status == NCS_NOERR)
+        status = ncsi_pc_write_through(cl->pc, 4, b, (size_t)w);
+    if (status == NCS_NOERR)
+        f->flags &= ~NCSI_F_NDIRTY;
+    return status;
+}
+
+/* Writes buffered data, then the header or numrecs if they changed. */
+static int flush_all(ncs_file *f)
+{
+    int status = ncsi_pc_flush(CL(f)->pc);
+    if (status != NCS_NOERR)
+        return status;
+    if (f->flags & NCSI_F_HDIRTY)
+        return write_header(f);
+    if (f->flags & NCSI_F_NDIRTY)
+        return write_numrecs(f);
+    return NCS_NOERR;
+}
+
+/* ---- fill ------------------------------------------------------------------ */
+
+/* The external bytes of v's fill value: its _FillValue attribute (which
+ * must have v's type and one element) or the type's default. */
+static int fill_value(const ncs_var *v, unsigned char *one)
+{
+    int i = ncsi_find_att(&v->atts, "_FillValue");
+    if (i >= 0) {
+        const ncs_att *a = &v->atts.a[i];
+        if (a->type != v->type || a->nelems != 1)
+            return NCS_ERR(NCS_EBADTYPE);
+        memcpy(one, a->xval, v->xsz);
+        return NCS_NOERR;
+    }
+    ncsi_default_fill(v->type, one, 1);
+    return NCS_NOERR;
+}
+
+/* Writes nbytes of v's fill pattern at off (a partial element at the end
+ * gets the leading bytes of the value, as netCDF-C writes padding). */
+static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nbytes)
+{
+    classic *cl = CL(f);
+    unsigned char one[8];
+    size_t cap = SCRATCH_CAP - SCRATCH_CAP % 8;
+    int status = fill_value(v, one);
+    if (status != NCS_NOERR)
+        return status;
+    for (size_t i = 0; i < cap; i += v->xsz)
+        memcpy(cl->scratch + i, one, v->xsz);
+    while (nbytes > 0 && status == NCS_NOERR) {
+        size_t k = nbytes < cap ? (size_t)nbytes : cap;
+        status = ncsi_pc_write(cl->pc, off, cl->scratch, k);
+        off += k;
+        nbytes -= k;
+    }
+    return status;
+}
+
+/* Fills records [m->numrecs, nrecs) of every record variable. */
+static int fill_records(ncs_file *f, uint64_t nrecs)
+{
+    classic *cl = CL(f);
+    ncs_model *m = &f->model;
+    int single = count_recvars(m) == 1;
+    for (uint64_t r = m->numrecs; r < nrecs; r++) {
+        for (int i = 0; i < m->nvars; i++) {
+            const ncs_var *v = &m->vars[i];
+            int status;
+            if (!v->isrec)
+                continue;
+            status = fill_region(f, v, v->begin + r * cl->lay.recsize,
+                                 single ? cl->lay.recsize : v->len);
+            if (status != NCS_NOERR)
+                return status;
+        }
+    }
+    return NCS_NOERR;
+}
+
+/* ---- enddef ------------------------------------------------------------------ */
+
+/* Moves the records of the old layout to the new one, last byte first. */
+static int move_records(ncs_file *f, const ncs_model *old, uint64_t old_recsize)
+{
+    classic *cl = CL(f);
+    const ncs_model *m = &f->model;
+    for (uint64_t r = old->numrecs; r-- > 0;) {
+        for (int i = old->nvars - 1; i >= 0; i--) {
+            const ncs_var *nv = &m->vars[i], *ov = &old->vars[i];
+            uint64_t to, from;
+            int status;
+            if (!nv->isrec)
+                continue;
+            to = nv->begin + cl->lay.recsize * r;
+            from = ov->begin + old_recsize * r;
+            if (to == from)
+                continue;
+            status = ncsi_pc_move(cl->pc, to, from, ov->len);
+            if (status != NCS_NOERR)
+                return status;
+        }
+    }
+    return NCS_NOERR;
+}
+
+static int move_fixed(ncs_file *f, const ncs_model *old)
+{
+    classic *cl = CL(f);
+    for (int i = old->nvars - 1; i >= 0; i--) {
+        const ncs_var *nv = &f->model.vars[i], *ov = &old->vars[i];
+        int status;
+        if (nv->isrec || nv->begin <= ov->begin)
+            continue;
+        status = ncsi_pc_move(cl->pc, nv->begin, ov->begin, ov->len);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
+static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
+                     size_t v_minfree, size_t r_align)
+{
+    classic *cl = CL(f);
+    ncs_model *m = &f->model;
+    const ncs_model *old = f->old;
+    ncs_layout old_lay = cl->lay;
+    int status = check_vlens(m, f->version);
+    if (status != NCS_NOERR)
+        return status;
+    status = layout(f, old, h_minfree, v_align, v_minfree, r_align);
+    if (status != NCS_NOERR)
+        return status;
+    if (old == NULL)
+        m->numrecs = 0;
+
+    if (old != NULL && m->nvars != 0) {
+        if (cl->lay.begin_rec > old_lay.begin_rec) {
+            status = move_records(f, old, old_lay.recsize);
+            if (status == NCS_NOERR && cl->lay.begin_var > old_lay.begin_var)
+                status = move_fixed(f, old);
+        } else {
+            if (cl->lay.begin_var > old_lay.begin_var)
+                status = move_fixed(f, old);
+            if (status == NCS_NOERR && cl->lay.recsize > old_lay.recsize)
+                status = move_records(f, old, old_lay.recsize);
+        }
+        if (status != NCS_NOERR)
+            return status;
+    }
+
+    if (!(f->flags & NCSI_F_NOFILL)) {
+        int first_new = old == NULL ? 0 : old->nvars;
+        int single = count_recvars(m) == 1;
+        for (int i = first_new; i < m->nvars; i++) {
+            const ncs_var *v = &m->vars[i];
+            if (v->isrec)
+                continue;
+            status = fill_region(f, v, v->begin, v->len);
+            if (status != NCS_NOERR)
+                return status;
+        }
+        if (old != NULL) {
+            for (uint64_t r = 0; r < old->numrecs; r++) {
+                for (int i = first_new; i < m->nvars; i++) {
+                    const ncs_var *v = &m->vars[i];
+                    if (!v->isrec)
+                        continue;
+                    status = fill_region(f, v, v->begin + r * cl->lay.recsize,
+                                         single ? cl->lay.recsize : v->len);
+                    if (status != NCS_NOERR)
+                        return status;
+                }
+            }
+        }
+    }
+    return write_header(f);
+}
+
+/* ---- data ---------------------------------------------------------------------- */
+
+typedef struct xfer {
+    ncs_file *f;
+    classic *cl;
+    const ncs_var *v;
+    int memtype;
+    size_t msz;
+    unsigned char *buf;
+    int erange;
+} xfer;
+
+static uint64_t run_offset(const xfer *x, uint64_t rec, uint64_t elem)
+{
+    return x->v->begin + rec * x->cl->lay.recsize + elem * x->v->xsz;
+}
+
+static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
+                   uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
+{
+    xfer *x = ctx;
+    const ncs_var *v = x->v;
+    size_t xsz = v->xsz;
+    uint64_t off = run_offset(x, rec, elem);
+    unsigned char *mem = x->buf + moff * (ptrdiff_t)x->msz;
+    uint64_t gap = fstep * xsz;              /* bytes between run elements */
+    int status = NCS_NOERR;
+
+    if (fstep == 1 && n * xsz <= PAGE_SIZE) {
+        const unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 0, &status);
+        if (p != NULL) {
+            if (ncsi_decode(v->type, p, (size_t)n, x->memtype, mem, mstep, x->f->version))
+                x->erange = 1;
+            return NCS_NOERR;
+        }
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (gap <= 4096) {
+        /* read covering spans, as many elements as the scratch holds */
+        uint64_t per = (SCRATCH_CAP - xsz) / gap + 1;
+        while (n > 0) {
+            uint64_t k = n < per ? n : per;
+            size_t span = (size_t)((k - 1) * gap + xsz);
+            status = ncsi_pc_read(x->cl->pc, off, x->cl->scratch, span);
+            if (status != NCS_NOERR)
+                return status;
+            if (ncsi_decode_strided(v->type, x->cl->scratch, (ptrdiff_t)fstep, (size_t)k,
+                                    x->memtype, mem, mstep, x->f->version))
+                x->erange = 1;
+            n -= k;
+            off += k * gap;
+            mem += (ptrdiff_t)k * mstep * (ptrdiff_t)x->msz;
+        }
+        return NCS_NOERR;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned char e[8];
+        status = ncsi_pc_read(x->cl->pc, off + i * gap, e, xsz);
+        if (status != NCS_NOERR)
+            return status;
+        if (ncsi_decode(v->type, e, 1, x->memtype, mem + (ptrdiff_t)i * mstep * (ptrdiff_t)x->msz,
+                        1, x->f->version))
+            x->erange = 1;
+    }
+    return NCS_NOERR;
+}
+
+static int put_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
+                   uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
+{
+    xfer *x = ctx;
+    const ncs_var *v = x->v;
+    size_t xsz = v->xsz;
+    uint64_t off = run_offset(x, rec, elem);
+    const unsigned char *mem = x->buf + moff * (ptrdiff_t)x->msz;
+    uint64_t gap = fstep * xsz;
+    int status = NCS_NOERR;
+
+    if (fstep == 1 && n * xsz <= PAGE_SIZE) {
+        unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 1, &status);
+        if (p != NULL) {
+            if (ncsi_encode(v->type, p, (size_t)n, x->memtype, mem, mstep, x->f->version))
+                x->erange = 1;
+            return NCS_NOERR;
+        }
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (fstep == 1 || gap <= 4096) {
+        uint64_t per = (SCRATCH_CAP - xsz) / gap + 1;
+        while (n > 0) {
+            uint64_t k = n < per ? n : per;
+            size_t span = (size_t)((k - 1) * gap + xsz);
+            if (fstep != 1) {
+                /* keep the bytes between the elements */
+                status = ncsi_pc_read(x->cl->pc, off, x->cl->scratch, span);
+                if (status != NCS_NOERR)
+                    return status;
+            }
+            if (ncsi_encode_strided(v->type, x->cl->scratch, (ptrdiff_t)fstep, (size_t)k,
+                                    x->memtype, mem, mstep, x->f->version))
+                x->erange = 1;
+            status = ncsi_pc_write(x->cl->pc, off, x->cl->scratch, span);
+            if (status != NCS_NOERR)
+                return status;
+            n -= k;
+            off += k * gap;
+            mem += (ptrdiff_t)k * mstep * (ptrdiff_t)x->msz;
+        }
+        return NCS_NOERR;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned char e[8];
+        if (ncsi_encode(v->type, e, 1, x->memtype, mem + (ptrdiff_t)i * mstep * (ptrdiff_t)x->msz,
+                        1, x->f->version))
+            x->erange = 1;
+        status = ncsi_pc_write(x->cl->pc, off + i * gap, e, xsz);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
+static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
+{
+    xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, 0 };
+    int status;
+    if (f->flags & NCSI_F_SHARE) {
+        /* another process may have written: read from the file */
+        status = ncsi_pc_invalidate(x.cl->pc);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    status = ncsi_slab_runs(s, x.v->dsizes, get_run, &x);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
+static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
+{
+    xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype),
+               (unsigned char *)buf, 0 };
+    int status = NCS_NOERR;
+    if (x.v->isrec && s->nelems > 0) {
+        uint64_t end = s->start[0] + (s->count[0] - 1) * s->stride[0] + 1;
+        if (end > f->model.numrecs) {
+            if (!(f->flags & NCSI_F_NOFILL))
+                status = fill_records(f, end);
+            if (status != NCS_NOERR)
+                return status;
+            f->model.numrecs = end;
+            f->flags |= NCSI_F_NDIRTY;
+        }
+    }
+    status = ncsi_slab_runs(s, x.v->dsizes, put_run, &x);
+    if (status == NCS_NOERR && (f->flags & NCSI_F_SHARE))
+        status = flush_all(f);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
+/* ---- open, create, sync, close ------------------------------------------------- */
+
+static int cl_new_state(ncs_file *f, ncs_io *io)
+{
+    classic *cl = calloc(1, sizeof *cl);
+    int status;
+    if (cl == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    cl->io = io;
+    cl->scratch = malloc(SCRATCH_CAP);
+    if (cl->scratch == NULL) {
+        free(cl);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    status = ncsi_pc_new(io, PAGE_SIZE, NPAGES, &cl->pc);
+    if (status != NCS_NOERR) {
+        free(cl->scratch);
+        free(cl);
+        return status;
+    }
+    f->state = cl;
+    return NCS_NOERR;
+}
+
+static void cl_free_state(ncs_file *f)
+{
+    classic *cl = CL(f);
+    if (cl == NULL)
+        return;
+    ncsi_pc_free(cl->pc);
+    free(cl->scratch);
+    free(cl);
+    f->state = NULL;
+}
+
+static int cl_create(ncs_file *f, const char *path, int cmode)
+{
+    ncs_io *io;
+    int flags = NCSI_IO_WRITE | NCSI_IO_CREATE;
+    int status;
+    if (cmode & NCS_NOCLOBBER)
+        flags |= NCSI_IO_EXCL;
+    status = ncsi_io_posix_open(path, flags, &io);
+    if (status != NCS_NOERR)
+        return status;
+    status = cl_new_state(f, io);
+    if (status != NCS_NOERR) {
+        ncsi_io_close(io);
+        unlink(path);
+        return status;
+    }
+    return NCS_NOERR;
+}
+
+static int cl_open(ncs_file *f, const char *path, int mode)
+{
+    ncs_io *io;
+    uint64_t fsize;
+    int status = ncsi_io_posix_open(path, (mode & NCS_WRITE) ? NCSI_IO_WRITE : 0, &io);
+    if (status != NCS_NOERR)
+        return status;
+    status = ncsi_io_size(io, &fsize);
+    if (status == NCS_NOERR)
+        status = cl_new_state(f, io);
+    if (status != NCS_NOERR) {
+        ncsi_io_close(io);
+        return status;
+    }
+    status = ncsi_hdr_decode(io, fsize, &f->model, &f->version, &CL(f)->lay);
+    if (status != NCS_NOERR) {
+        cl_free_state(f);
+        ncsi_io_close(io);
+        return status;
+    }
+    return NCS_NOERR;
+}
+
+static int cl_write_header(ncs_file *f)
+{
+    f->flags |= NCSI_F_HDIRTY;
+    if (f->flags & NCSI_F_SHARE)
+        return flush_all(f);
+    return NCS_NOERR;
+}
+
+static int cl_refresh(ncs_file *f)
+{
+    classic *cl = CL(f);
+    unsigned char b[8];
+    size_t got;
+    int w = f->version == 5 ? 8 : 4;
+    uint64_t n = 0;
+    int status = ncsi_pc_invalidate(cl->pc);
+    if (status != NCS_NOERR)
+        return status;
+    status = ncsi_io_read(cl->io, 4, b, (size_t)w, &got);
+    if (status != NCS_NOERR)
+        return status;
+    if (got != (size_t)w)
+        return NCS_ERR(NCS_ENOTNC);
+    for (int i = 0; i < w; i++)
+        n = n << 8 | b[i];
+    f->model.numrecs = n;
+    return NCS_NOERR;
+}
+
+static int cl_sync(ncs_file *f)
+{
+    classic *cl = CL(f);
+    int status;
+    if (!(f->flags & NCSI_F_WRITE))
+        return cl_refresh(f);
+    /* data durable before the header that counts it */
+    status = ncsi_pc_flush(cl->pc);
+    if (status == NCS_NOERR && (f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY)))
+        status = ncsi_io_sync(cl->io);
+    if (status == NCS_NOERR)
+        status = flush_all(f);
+    if (status == NCS_NOERR)
+        status = ncsi_io_sync(cl->io);
+    return status;
+}
+
+static int cl_close(ncs_file *f, int abort)
+{
+    classic *cl = CL(f);
+    int status = NCS_NOERR, s2;
+    if ((f->flags & NCSI_F_WRITE) && !abort) {
+        status = flush_all(f);
+        if (status == NCS_NOERR) {
+            uint64_t want = calc_size(f), have;
+            status = ncsi_io_size(cl->io, &have);
+            if (status == NCS_NOERR && have < want)
+                status = ncsi_io_set_size(cl->io, want);
+        }
+    } else if ((f->flags & NCSI_F_WRITE) && !(f->flags & NCSI_F_CREATED)) {
+        /* abort: data written in data mode stays, as in netCDF-C */
+        status = ncsi_pc_flush(cl->pc);
+        if (status == NCS_NOERR && (f->flags & NCSI_F_NDIRTY) && !(f->flags & NCSI_F_INDEF))
+            status = write_numrecs(f);
+    }
+    s2 = ncsi_io_close(cl->io);
+    if (status == NCS_NOERR)
+        status = s2;
+    cl_free_state(f);
+    return status;
+}
+
+const ncs_store_methods ncsi_classic_store = {
+    .name = "classic",
+    .open = cl_open,
+    .create = cl_create,
+    .enddef = cl_enddef,
+    .get = cl_get,
+    .put = cl_put,
+    .write_header = cl_write_header,
+    .sync = cl_sync,
+    .refresh = cl_refresh,
+    .close = cl_close,
+};

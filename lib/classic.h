@@ -1,0 +1,66 @@
+/*
+ * classic.h -- shared by the classic back end's files (not the rest of the
+ * library): the header codec and the layout computation.
+ *
+ * Header grammar (netCDF classic format; all integers big-endian):
+ *
+ *   header    = magic numrecs dim_list gatt_list var_list
+ *   magic     = 'C' 'D' 'F' version          version: 1, 2 or 5
+ *   numrecs   = NON_NEG | 0xFFFFFFFF         4 bytes; 8 in CDF-5
+ *   dim_list  = ABSENT | 0x0000000A nelems dim*
+ *   gatt_list = att_list
+ *   att_list  = ABSENT | 0x0000000C nelems attr*
+ *   var_list  = ABSENT | 0x0000000B nelems var*
+ *   ABSENT    = ZERO ZERO                    the second ZERO is 8 bytes in CDF-5
+ *   nelems    = NON_NEG                      4 bytes; 8 in CDF-5
+ *   name      = nelems bytes pad             pad: zero bytes to a multiple of 4
+ *   dim       = name dim_length              dim_length 4 bytes (8 in CDF-5),
+ *                                            0 for the record dimension
+ *   attr      = name nc_type nelems values pad    nc_type: 4 bytes
+ *   var       = name nelems dimid* att_list nc_type vsize begin
+ *                 dimid: 4 bytes (8 in CDF-5); vsize: 4 bytes (8 in CDF-5),
+ *                 0xFFFFFFFF when too large; begin: 4 bytes in CDF-1, 8 else
+ *
+ * Header entry      CDF-1  CDF-2  CDF-5
+ *   numrecs           4      4      8
+ *   list/name counts  4      4      8
+ *   dim length        4      4      8
+ *   dimid             4      4      8
+ *   vsize             4      4      8
+ *   begin             4      8      8
+ */
+#ifndef NCS_CLASSIC_H
+#define NCS_CLASSIC_H
+
+#include "ncs_int.h"
+
+#define NCSI_TAG_DIM 0x0A
+#define NCSI_TAG_VAR 0x0B
+#define NCSI_TAG_ATT 0x0C
+
+/* Layout of the data section, computed by classic_layout or from a header. */
+typedef struct ncs_layout {
+    uint64_t xsz;        /* header size in bytes */
+    uint64_t begin_var;  /* first fixed-size variable (or begin_rec) */
+    uint64_t begin_rec;  /* first record variable */
+    uint64_t recsize;    /* bytes per record, all record variables */
+} ncs_layout;
+
+/* Size in bytes of the encoded header of m in the given version. */
+uint64_t ncsi_hdr_len(const ncs_model *m, int version);
+
+/* Encodes the header of m into buf (ncsi_hdr_len bytes). */
+void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf);
+
+/* Reads and validates a header from io, whose size is fsize.  Fills m (dims,
+ * vars with begin and shape, attributes, numrecs), version and lay.
+ * Errors: NCS_ENOTNC (not netCDF, or inconsistent), NCS_ETRUNC (the file is
+ * shorter than its data), NCS_EVARSIZE, NCS_ENOMEM, I/O errors. */
+int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
+                    ncs_layout *lay);
+
+/* recsize from the record variables' lengths, with the single-record-
+ * variable packing rule. */
+uint64_t ncsi_recsize(const ncs_model *m);
+
+#endif /* NCS_CLASSIC_H */

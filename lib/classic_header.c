@@ -1,0 +1,600 @@
+/*
+ * classic_header.c -- the classic-format header codec (grammar in classic.h).
+ *
+ * Decoding treats the file as hostile: every count is checked against the
+ * bytes left in the file before anything is allocated, so the memory used
+ * is bounded by a small multiple of the file size; every offset and size is
+ * computed with overflow checks; malformed input yields NCS_ENOTNC (or
+ * NCS_ETRUNC when the header is sound but the data it describes is missing).
+ */
+#include "classic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- sizes -------------------------------------------------------------- */
+
+static uint64_t cnt_size(int version)  { return version == 5 ? 8 : 4; }
+static uint64_t off_size(int version)  { return version == 1 ? 4 : 8; }
+
+static uint64_t name_len(const char *name, int version)
+{
+    return cnt_size(version) + NCS_RNDUP((uint64_t)strlen(name), 4);
+}
+
+static uint64_t attlist_len(const ncs_attlist *l, int version)
+{
+    uint64_t n = 4 + cnt_size(version);
+    for (int i = 0; i < l->n; i++) {
+        const ncs_att *a = &l->a[i];
+        n += name_len(a->name, version) + 4 + cnt_size(version) +
+             NCS_RNDUP(a->nelems * ncsi_type_size(a->type), 4);
+    }
+    return n;
+}
+
+uint64_t ncsi_hdr_len(const ncs_model *m, int version)
+{
+    uint64_t c = cnt_size(version);
+    uint64_t n = 4 + c;                       /* magic, numrecs */
+    n += 4 + c;                               /* dim_list */
+    for (int i = 0; i < m->ndims; i++)
+        n += name_len(m->dims[i].name, version) + c;
+    n += attlist_len(&m->gatts, version);
+    n += 4 + c;                               /* var_list */
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        n += name_len(v->name, version) + c + (uint64_t)v->ndims * c +
+             attlist_len(&v->atts, version) + 4 + c + off_size(version);
+    }
+    return n;
+}
+
+/* ---- encoding -------------------------------------------------------------- */
+
+typedef struct wbuf {
+    unsigned char *p;
+    int version;
+} wbuf;
+
+static void put_u32(wbuf *w, uint32_t v)
+{
+    w->p[0] = (unsigned char)(v >> 24);
+    w->p[1] = (unsigned char)(v >> 16);
+    w->p[2] = (unsigned char)(v >> 8);
+    w->p[3] = (unsigned char)v;
+    w->p += 4;
+}
+
+static void put_u64(wbuf *w, uint64_t v)
+{
+    put_u32(w, (uint32_t)(v >> 32));
+    put_u32(w, (uint32_t)v);
+}
+
+static void put_cnt(wbuf *w, uint64_t v)
+{
+    if (w->version == 5)
+        put_u64(w, v);
+    else
+        put_u32(w, (uint32_t)v);
+}
+
+static void put_bytes(wbuf *w, const void *src, uint64_t n)
+{
+    uint64_t padded = NCS_RNDUP(n, 4);
+    memcpy(w->p, src, (size_t)n);
+    memset(w->p + n, 0, (size_t)(padded - n));
+    w->p += padded;
+}
+
+static void put_name(wbuf *w, const char *name)
+{
+    size_t n = strlen(name);
+    put_cnt(w, n);
+    put_bytes(w, name, n);
+}
+
+static void put_attlist(wbuf *w, const ncs_attlist *l)
+{
+    if (l->n == 0) {
+        put_u32(w, 0);
+        put_cnt(w, 0);
+        return;
+    }
+    put_u32(w, NCSI_TAG_ATT);
+    put_cnt(w, (uint64_t)l->n);
+    for (int i = 0; i < l->n; i++) {
+        const ncs_att *a = &l->a[i];
+        put_name(w, a->name);
+        put_u32(w, (uint32_t)a->type);
+        put_cnt(w, a->nelems);
+        put_bytes(w, a->xval, a->nelems * ncsi_type_size(a->type));
+    }
+}
+
+void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf)
+{
+    wbuf w = { buf, version };
+    w.p[0] = 'C';
+    w.p[1] = 'D';
+    w.p[2] = 'F';
+    w.p[3] = (unsigned char)version;
+    w.p += 4;
+    put_cnt(&w, m->numrecs);
+    if (m->ndims == 0) {
+        put_u32(&w, 0);
+        put_cnt(&w, 0);
+    } else {
+        put_u32(&w, NCSI_TAG_DIM);
+        put_cnt(&w, (uint64_t)m->ndims);
+        for (int i = 0; i < m->ndims; i++) {
+            put_name(&w, m->dims[i].name);
+            put_cnt(&w, m->dims[i].len);
+        }
+    }
+    put_attlist(&w, &m->gatts);
+    if (m->nvars == 0) {
+        put_u32(&w, 0);
+        put_cnt(&w, 0);
+    } else {
+        put_u32(&w, NCSI_TAG_VAR);
+        put_cnt(&w, (uint64_t)m->nvars);
+        for (int i = 0; i < m->nvars; i++) {
+            const ncs_var *v = &m->vars[i];
+            put_name(&w, v->name);
+            put_cnt(&w, (uint64_t)v->ndims);
+            for (int d = 0; d < v->ndims; d++)
+                put_cnt(&w, (uint64_t)v->dimids[d]);
+            put_attlist(&w, &v->atts);
+            put_u32(&w, (uint32_t)v->type);
+            if (version == 5)
+                put_u64(&w, v->len);
+            else
+                put_u32(&w, v->len > UINT32_MAX ? UINT32_MAX : (uint32_t)v->len);
+            if (version == 1)
+                put_u32(&w, (uint32_t)v->begin);
+            else
+                put_u64(&w, v->begin);
+        }
+    }
+    assert((uint64_t)(w.p - buf) == ncsi_hdr_len(m, version));
+}
+
+/* ---- decoding -------------------------------------------------------------- */
+
+/* A cursor over the file's leading bytes, read on demand in growing blocks. */
+typedef struct rbuf {
+    ncs_io *io;
+    uint64_t fsize;        /* bytes in the file */
+    unsigned char *buf;
+    uint64_t have;         /* bytes of the file in buf */
+    uint64_t pos;          /* cursor */
+    int version;
+} rbuf;
+
+/* Makes n more bytes available at pos.  Past the end of the file the header
+ * is malformed: NCS_ENOTNC. */
+static int need(rbuf *r, uint64_t n)
+{
+    uint64_t want, cap;
+    unsigned char *nb;
+    size_t got;
+    int status;
+    if (n > r->fsize || r->pos > r->fsize - n)
+        return NCS_ERR(NCS_ENOTNC);
+    if (r->pos + n <= r->have)
+        return NCS_NOERR;
+    want = r->pos + n;
+    cap = r->have ? r->have * 2 : 8192;
+    if (cap < want)
+        cap = want;
+    if (cap > r->fsize)
+        cap = r->fsize;
+    if (cap > SIZE_MAX)
+        return NCS_ERR(NCS_ENOMEM);
+    nb = realloc(r->buf, (size_t)cap);
+    if (nb == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    r->buf = nb;
+    status = ncsi_io_read(r->io, r->have, r->buf + r->have, (size_t)(cap - r->have), &got);
+    if (status != NCS_NOERR)
+        return status;
+    if (got < cap - r->have)
+        return NCS_ERR(NCS_ENOTNC);  /* the file shrank under us */
+    r->have = cap;
+    return NCS_NOERR;
+}
+
+static uint64_t left(const rbuf *r)
+{
+    return r->fsize - r->pos;
+}
+
+static int get_u32(rbuf *r, uint32_t *v)
+{
+    int status = need(r, 4);
+    const unsigned char *p;
+    if (status != NCS_NOERR)
+        return status;
+    p = r->buf + r->pos;
+    *v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    r->pos += 4;
+    return NCS_NOERR;
+}
+
+static int get_u64(rbuf *r, uint64_t *v)
+{
+    uint32_t hi = 0, lo = 0;
+    int status = get_u32(r, &hi);
+    if (status == NCS_NOERR)
+        status = get_u32(r, &lo);
+    *v = (uint64_t)hi << 32 | lo;
+    return status;
+}
+
+/* A count: NON_NEG, so CDF-5's 64-bit counts may not have the sign bit. */
+static int get_cnt(rbuf *r, uint64_t *v)
+{
+    if (r->version == 5) {
+        int status = get_u64(r, v);
+        if (status == NCS_NOERR && *v > (uint64_t)INT64_MAX)
+            return NCS_ERR(NCS_ENOTNC);
+        return status;
+    } else {
+        uint32_t u;
+        int status = get_u32(r, &u);
+        *v = u;
+        return status;
+    }
+}
+
+/* Reads a name; a name must be 1..NCS_MAX_NAME bytes without NUL. */
+static int get_name(rbuf *r, char **out)
+{
+    uint64_t n, padded;
+    char *s;
+    int status = get_cnt(r, &n);
+    if (status != NCS_NOERR)
+        return status;
+    if (n == 0 || n > NCS_MAX_NAME)
+        return NCS_ERR(NCS_ENOTNC);
+    padded = NCS_RNDUP(n, 4);
+    status = need(r, padded);
+    if (status != NCS_NOERR)
+        return status;
+    if (memchr(r->buf + r->pos, 0, (size_t)n) != NULL)
+        return NCS_ERR(NCS_ENOTNC);
+    s = malloc((size_t)n + 1);
+    if (s == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    memcpy(s, r->buf + r->pos, (size_t)n);
+    s[n] = '\0';
+    r->pos += padded;
+    *out = s;
+    return NCS_NOERR;
+}
+
+/* Reads a list header: tag and count; ABSENT yields count 0.  Each element
+ * of the list takes at least minsz bytes, which bounds the count. */
+static int get_list(rbuf *r, uint32_t tag, uint64_t minsz, uint64_t *count)
+{
+    uint32_t t;
+    int status = get_u32(r, &t);
+    if (status == NCS_NOERR)
+        status = get_cnt(r, count);
+    if (status != NCS_NOERR)
+        return status;
+    if (t == 0) {
+        if (*count != 0)
+            return NCS_ERR(NCS_ENOTNC);
+        return NCS_NOERR;
+    }
+    if (t != tag)
+        return NCS_ERR(NCS_ENOTNC);
+    if (*count > left(r) / minsz || *count > INT32_MAX)
+        return NCS_ERR(NCS_ENOTNC);
+    return NCS_NOERR;
+}
+
+static int get_attlist(rbuf *r, ncs_attlist *l)
+{
+    uint64_t c = cnt_size(r->version), n;
+    /* smallest attribute: a 4-byte name, type, count, no values */
+    int status = get_list(r, NCSI_TAG_ATT, c + 4 + 4 + c, &n);
+    if (status != NCS_NOERR)
+        return status;
+    if (n == 0)
+        return NCS_NOERR;
+    l->a = calloc((size_t)n, sizeof *l->a);
+    if (l->a == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    l->cap = (int)n;
+    for (uint64_t i = 0; i < n; i++) {
+        ncs_att *a = &l->a[i];
+        uint32_t type;
+        uint64_t nelems, nbytes;
+        status = get_name(r, &a->name);
+        if (status != NCS_NOERR)
+            return status;
+        l->n = (int)i + 1;
+        if (ncsi_find_att(l, a->name) != (int)i)
+            return NCS_ERR(NCS_ENOTNC);       /* duplicate name */
+        status = get_u32(r, &type);
+        if (status == NCS_NOERR)
+            status = get_cnt(r, &nelems);
+        if (status != NCS_NOERR)
+            return status;
+        if (!ncsi_type_ok((int)type, r->version))
+            return NCS_ERR(NCS_ENOTNC);
+        a->type = (int)type;
+        if (nelems > left(r) / ncsi_type_size(a->type))
+            return NCS_ERR(NCS_ENOTNC);
+        nbytes = nelems * ncsi_type_size(a->type);
+        status = need(r, NCS_RNDUP(nbytes, 4));
+        if (status != NCS_NOERR)
+            return status;
+        a->nelems = nelems;
+        a->xval = malloc(nbytes ? (size_t)nbytes : 1);
+        if (a->xval == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        memcpy(a->xval, r->buf + r->pos, (size_t)nbytes);
+        r->pos += NCS_RNDUP(nbytes, 4);
+    }
+    return NCS_NOERR;
+}
+
+uint64_t ncsi_recsize(const ncs_model *m)
+{
+    uint64_t recsize = 0;
+    const ncs_var *last = NULL;
+    int nrec = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        if (!m->vars[i].isrec)
+            continue;
+        recsize += m->vars[i].len;
+        last = &m->vars[i];
+        nrec++;
+    }
+    /* One record variable: records are packed, without padding. */
+    if (nrec == 1)
+        recsize = last->dsizes[0] * last->xsz;
+    return recsize;
+}
+
+/* Checks that the variables fit the file without overlapping the header
+ * or each other's sections, and that the data the header describes is
+ * present (NCS_ETRUNC otherwise). */
+static int check_layout(const ncs_model *m, uint64_t fsize, ncs_layout *lay)
+{
+    uint64_t need_end = lay->xsz, rec_end = 0;
+    const ncs_var *first_rec = NULL;
+    int nrec = 0, nfixed = 0;
+
+    lay->begin_var = lay->begin_rec = lay->xsz;
+    lay->recsize = ncsi_recsize(m);
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        if (v->isrec) {
+            if (first_rec == NULL || v->begin < first_rec->begin)
+                first_rec = v;
+            nrec++;
+        }
+    }
+    if (first_rec != NULL)
+        lay->begin_rec = first_rec->begin;
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        /* unpadded data bytes (per record); overflow excluded by var_shape */
+        uint64_t bytes = v->ndims == 0 ? v->xsz : v->dsizes[0] * v->xsz;
+        uint64_t end;
+        if (v->begin < lay->xsz)
+            return NCS_ERR(NCS_ENOTNC);
+        if (ncsi_add_u64(v->begin, bytes, &end))
+            return NCS_ERR(NCS_ENOTNC);
+        if (v->isrec) {
+            /* within one record of the record section */
+            if (end - lay->begin_rec > lay->recsize)
+                return NCS_ERR(NCS_ENOTNC);
+            if (end - lay->begin_rec > rec_end)
+                rec_end = end - lay->begin_rec;
+        } else {
+            if (first_rec != NULL && end > lay->begin_rec)
+                return NCS_ERR(NCS_ENOTNC);
+            if (end > need_end)
+                need_end = end;
+            if (nfixed++ == 0 || v->begin < lay->begin_var)
+                lay->begin_var = v->begin;
+        }
+    }
+    if (first_rec == NULL)
+        lay->begin_rec = need_end;
+    if (nfixed == 0)
+        lay->begin_var = lay->begin_rec;
+    if (m->numrecs > 0 && nrec > 0) {
+        uint64_t r;
+        if (ncsi_mul_u64(m->numrecs - 1, lay->recsize, &r) ||
+            ncsi_add_u64(r, lay->begin_rec, &r) || ncsi_add_u64(r, rec_end, &r))
+            return NCS_ERR(NCS_ENOTNC);
+        if (r > need_end)
+            need_end = r;
+    }
+    if (need_end > fsize)
+        return NCS_ERR(NCS_ETRUNC);
+    return NCS_NOERR;
+}
+
+int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
+                    ncs_layout *lay)
+{
+    rbuf r = { io, fsize, NULL, 0, 0, 0 };
+    uint64_t n, c, numrecs;
+    int status, streaming = 0;
+
+    memset(m, 0, sizeof *m);
+    m->unlimdim = -1;
+    status = need(&r, 4);
+    if (status != NCS_NOERR)
+        goto done;
+    if (memcmp(r.buf, "CDF", 3) != 0 ||
+        (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5)) {
+        status = NCS_ERR(NCS_ENOTNC);
+        goto done;
+    }
+    r.version = *version = r.buf[3];
+    r.pos = 4;
+    c = cnt_size(r.version);
+    if (r.version == 5) {
+        status = get_u64(&r, &numrecs);
+        if (status == NCS_NOERR && numrecs == UINT64_MAX)
+            streaming = 1;
+        else if (status == NCS_NOERR && numrecs > (uint64_t)INT64_MAX)
+            status = NCS_ERR(NCS_ENOTNC);
+    } else {
+        uint32_t u;
+        status = get_u32(&r, &u);
+        numrecs = u;
+        streaming = (u == UINT32_MAX);
+    }
+    if (status != NCS_NOERR)
+        goto done;
+
+    /* dimensions: each at least a 4-byte name and a length */
+    status = get_list(&r, NCSI_TAG_DIM, c + 4 + c, &n);
+    if (status != NCS_NOERR)
+        goto done;
+    if (n > 0) {
+        m->dims = calloc((size_t)n, sizeof *m->dims);
+        if (m->dims == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        m->capdims = (int)n;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        ncs_dim *d = &m->dims[i];
+        status = get_name(&r, &d->name);
+        if (status != NCS_NOERR)
+            goto done;
+        m->ndims = (int)i + 1;
+        status = get_cnt(&r, &d->len);
+        if (status != NCS_NOERR)
+            goto done;
+        if (ncsi_find_dim(m, d->name) != (int)i) {
+            status = NCS_ERR(NCS_ENOTNC);
+            goto done;
+        }
+        if (d->len == 0) {
+            if (m->unlimdim >= 0) {
+                status = NCS_ERR(NCS_ENOTNC);
+                goto done;
+            }
+            m->unlimdim = (int)i;
+        }
+    }
+
+    status = get_attlist(&r, &m->gatts);
+    if (status != NCS_NOERR)
+        goto done;
+
+    /* variables: at least a name, ndims, ABSENT attributes, type, vsize,
+     * begin */
+    status = get_list(&r, NCSI_TAG_VAR, c + 4 + c + 4 + c + 4 + c + off_size(r.version), &n);
+    if (status != NCS_NOERR)
+        goto done;
+    if (n > 0) {
+        m->vars = calloc((size_t)n, sizeof *m->vars);
+        if (m->vars == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        m->capvars = (int)n;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        ncs_var *v = &m->vars[i];
+        uint64_t nd, vsize;
+        uint32_t type;
+        status = get_name(&r, &v->name);
+        if (status != NCS_NOERR)
+            goto done;
+        m->nvars = (int)i + 1;
+        if (ncsi_find_var(m, v->name) != (int)i) {
+            status = NCS_ERR(NCS_ENOTNC);
+            goto done;
+        }
+        status = get_cnt(&r, &nd);
+        if (status != NCS_NOERR)
+            goto done;
+        if (nd > NCS_MAX_VAR_DIMS || nd > left(&r) / c) {
+            status = NCS_ERR(NCS_ENOTNC);
+            goto done;
+        }
+        v->ndims = (int)nd;
+        v->dimids = malloc((nd ? nd : 1) * sizeof(int));
+        v->shape = malloc((nd ? nd : 1) * sizeof(uint64_t));
+        v->dsizes = malloc((nd ? nd : 1) * sizeof(uint64_t));
+        if (v->dimids == NULL || v->shape == NULL || v->dsizes == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        for (uint64_t d = 0; d < nd; d++) {
+            uint64_t id;
+            status = get_cnt(&r, &id);
+            if (status != NCS_NOERR)
+                goto done;
+            if (id >= (uint64_t)m->ndims) {
+                status = NCS_ERR(NCS_ENOTNC);
+                goto done;
+            }
+            v->dimids[d] = (int)id;
+        }
+        status = get_attlist(&r, &v->atts);
+        if (status == NCS_NOERR)
+            status = get_u32(&r, &type);
+        if (status != NCS_NOERR)
+            goto done;
+        if (!ncsi_type_ok((int)type, r.version)) {
+            status = NCS_ERR(NCS_ENOTNC);
+            goto done;
+        }
+        v->type = (int)type;
+        if (r.version == 5)
+            status = get_u64(&r, &vsize);
+        else {
+            uint32_t u;
+            status = get_u32(&r, &u);
+            vsize = u;
+        }
+        if (status != NCS_NOERR)
+            goto done;
+        if (r.version == 1) {
+            uint32_t u;
+            status = get_u32(&r, &u);
+            v->begin = u;
+        } else {
+            status = get_u64(&r, &v->begin);
+        }
+        if (status != NCS_NOERR)
+            goto done;
+        /* vsize is redundant: recomputed from the shape, as netCDF does */
+        status = ncsi_var_shape(m, v);
+        if (status != NCS_NOERR) {
+            status = NCS_ERR(NCS_ENOTNC);
+            goto done;
+        }
+    }
+    lay->xsz = r.pos;
+    m->numrecs = streaming ? 0 : numrecs;
+    if (streaming) {
+        /* Streaming: the record count is whatever the file holds. */
+        status = check_layout(m, fsize, lay);
+        if (status == NCS_NOERR && lay->recsize > 0 && fsize > lay->begin_rec)
+            m->numrecs = (fsize - lay->begin_rec) / lay->recsize;
+    }
+    status = check_layout(m, fsize, lay);
+done:
+    free(r.buf);
+    if (status != NCS_NOERR)
+        ncsi_model_free(m);
+    return status;
+}

@@ -1,0 +1,268 @@
+/*
+ * ncs_int.h -- internal interfaces of libncslab.
+ *
+ * The library is layered; each layer meets the next through a small table of
+ * function pointers or a narrow set of ncsi_ functions declared here:
+ *
+ *   api_*.c        public ncs_ entry points: handle lookup, mode and argument
+ *                  checks (the only place caller input is validated)
+ *   model.c        the core model: dimensions, variables, attributes, names
+ *   slab.c         the hyperslab engine: (start,count,stride,imap) -> runs
+ *   convert.c      external (big-endian) <-> memory type conversion
+ *   classic*.c     storage back end for CDF-1/2/5 files
+ *   pagecache.c    write-back block cache over a byte-I/O object
+ *   io_posix.c     byte I/O on a file descriptor
+ *
+ * Symbols with external linkage that are not public start with ncsi_.
+ * Below the API layer, facts already checked there are stated with assert;
+ * bytes read from a file are never asserted on, they get real checks.
+ */
+#ifndef NCS_INT_H
+#define NCS_INT_H
+
+#include "config.h"
+#include "ncslab.h"
+
+#include <assert.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* ---- errors -------------------------------------------------------------
+ * NCS_ERR(code) makes an internal error.  In debug builds it records where
+ * the error was first made (retrievable with ncsi_last_error_site), which
+ * turns "returned -51" into a file and line. */
+#ifdef NCS_DEBUG
+int ncsi_error_at(int code, const char *file, int line);
+#define NCS_ERR(code) ncsi_error_at((code), __FILE__, __LINE__)
+#else
+#define NCS_ERR(code) (code)
+#endif
+const char *ncsi_last_error_site(void);
+
+/* Fast paths (single-element reads, same-type copies) can be switched off,
+ * so that the tests run the general code too.  Debug builds start with them
+ * off; NCSLAB_FASTPATH=0/1 in the environment overrides at first open. */
+extern int ncsi_fastpath;
+
+/* ---- checked arithmetic ------------------------------------------------- */
+static inline int ncsi_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+    return __builtin_mul_overflow(a, b, r);
+}
+static inline int ncsi_add_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+    return __builtin_add_overflow(a, b, r);
+}
+#define NCS_RNDUP(x, a) ((((x) + (a) - 1) / (a)) * (a))
+
+/* ---- types -------------------------------------------------------------- */
+#define NCSI_NTYPES 12           /* NCS_NAT .. NCS_UINT64 */
+/* External (and native) size of one element, 0 for an invalid type. */
+size_t ncsi_type_size(int type);
+/* 1 for a type valid in the given classic version (1, 2 or 5). */
+int ncsi_type_ok(int type, int version);
+
+/* ---- byte I/O ------------------------------------------------------------
+ * A byte-I/O object reads and writes bytes at offsets.  read returns the
+ * number of bytes actually present (short at end of file). */
+typedef struct ncs_io ncs_io;
+typedef struct ncs_io_methods {
+    int (*read)(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got);
+    int (*write)(ncs_io *io, uint64_t off, const void *buf, size_t n);
+    int (*size)(ncs_io *io, uint64_t *sizep);
+    int (*set_size)(ncs_io *io, uint64_t size);   /* extend or truncate */
+    int (*sync)(ncs_io *io);
+    int (*close)(ncs_io *io);                     /* frees io */
+} ncs_io_methods;
+struct ncs_io {
+    const ncs_io_methods *m;
+};
+#define NCSI_IO_WRITE  1
+#define NCSI_IO_CREATE 2
+#define NCSI_IO_EXCL   4
+int ncsi_io_posix_open(const char *path, int flags, ncs_io **iop);
+
+static inline int ncsi_io_read(ncs_io *io, uint64_t off, void *b, size_t n, size_t *got)
+{ return io->m->read(io, off, b, n, got); }
+static inline int ncsi_io_write(ncs_io *io, uint64_t off, const void *b, size_t n)
+{ return io->m->write(io, off, b, n); }
+static inline int ncsi_io_size(ncs_io *io, uint64_t *s) { return io->m->size(io, s); }
+static inline int ncsi_io_set_size(ncs_io *io, uint64_t s) { return io->m->set_size(io, s); }
+static inline int ncsi_io_sync(ncs_io *io) { return io->m->sync(io); }
+static inline int ncsi_io_close(ncs_io *io) { return io->m->close(io); }
+
+/* ---- page cache ----------------------------------------------------------
+ * A write-back cache of fixed-size pages over one ncs_io.  Reads past the end
+ * of the file return zeros (the bytes a sparse file would hold).  Requests of
+ * at least a page bypass the cache (after flushing what they overlap). */
+typedef struct ncs_pc ncs_pc;
+int  ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp);
+void ncsi_pc_free(ncs_pc *pc);                  /* drops dirty data */
+int  ncsi_pc_read(ncs_pc *pc, uint64_t off, void *buf, size_t n);
+int  ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
+/* Writes to the file now, updating cached copies; for the header and
+ * numrecs, which must reach the file after the data they describe. */
+int  ncsi_pc_write_through(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
+size_t ncsi_pc_page_size(const ncs_pc *pc);
+/* Pointer to n bytes at off inside one cached page, or NULL when the range
+ * crosses a page or is not cached-able; for_write marks the page dirty. */
+unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write, int *status);
+int  ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n);
+int  ncsi_pc_flush(ncs_pc *pc);                 /* write dirty pages */
+int  ncsi_pc_invalidate(ncs_pc *pc);            /* flush, then forget */
+uint64_t ncsi_pc_logical_size(ncs_pc *pc);       /* max(file size, writes) */
+
+/* ---- conversion ---------------------------------------------------------
+ * Decode n external (big-endian) elements of xtype at src into memory type
+ * mtype at dst, dst elements dstep apart (in elements).  Returns NCS_NOERR or
+ * NCS_ERANGE (all elements are still converted).  Encode is the reverse. */
+int ncsi_decode(int xtype, const void *src, size_t n, int mtype, void *dst,
+                ptrdiff_t dstep, int version);
+int ncsi_encode(int xtype, void *dst, size_t n, int mtype, const void *src,
+                ptrdiff_t sstep, int version);
+/* As above, external elements xstep elements apart (xstep >= 1). */
+int ncsi_decode_strided(int xtype, const void *src, ptrdiff_t xstep, size_t n,
+                        int mtype, void *dst, ptrdiff_t dstep, int version);
+int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
+                        int mtype, const void *src, ptrdiff_t sstep, int version);
+/* Writes n copies of the default fill value of xtype, big-endian, at dst. */
+void ncsi_default_fill(int xtype, void *dst, size_t n);
+
+/* ---- core model ----------------------------------------------------------- */
+typedef struct ncs_att {
+    char *name;
+    int type;
+    uint64_t nelems;
+    void *xval;          /* external (big-endian) bytes, nelems*size */
+} ncs_att;
+
+typedef struct ncs_attlist {
+    int n, cap;
+    ncs_att *a;
+} ncs_attlist;
+
+typedef struct ncs_dim {
+    char *name;
+    uint64_t len;        /* 0: the unlimited dimension */
+} ncs_dim;
+
+typedef struct ncs_var {
+    char *name;
+    int type;
+    int ndims;
+    int *dimids;
+    uint64_t *shape;     /* shape[0] == 0 for a record variable */
+    uint64_t *dsizes;    /* dsizes[d]: elements in dims d..ndims-1, record dim counted as 1 */
+    size_t xsz;          /* external element size */
+    uint64_t len;        /* vsize: bytes (per record), rounded up to 4 */
+    uint64_t begin;      /* file offset of the data (of record 0) */
+    int isrec;
+    ncs_attlist atts;
+} ncs_var;
+
+typedef struct ncs_model {
+    int ndims, capdims;
+    ncs_dim *dims;
+    int nvars, capvars;
+    ncs_var *vars;
+    ncs_attlist gatts;
+    int unlimdim;        /* -1 when none */
+    uint64_t numrecs;
+} ncs_model;
+
+int  ncsi_check_name(const char *name);
+int  ncsi_model_copy(const ncs_model *src, ncs_model *dst);
+void ncsi_model_free(ncs_model *m);
+int  ncsi_find_dim(const ncs_model *m, const char *name);
+int  ncsi_find_var(const ncs_model *m, const char *name);
+int  ncsi_find_att(const ncs_attlist *l, const char *name);
+ncs_attlist *ncsi_attlist(ncs_model *m, int varid);  /* NULL: bad varid */
+/* Computes shape, dsizes, xsz and len of v from the model's dimensions.
+ * Errors: NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE (byte count overflows). */
+int  ncsi_var_shape(const ncs_model *m, ncs_var *v);
+void ncsi_att_free(ncs_att *a);
+void ncsi_attlist_free(ncs_attlist *l);
+int  ncsi_attlist_copy(const ncs_attlist *src, ncs_attlist *dst);
+/* Replaces or appends; takes ownership of *a on success. */
+int  ncsi_attlist_put(ncs_attlist *l, ncs_att *a);
+void ncsi_attlist_del(ncs_attlist *l, int idx);
+
+/* ---- hyperslab engine -----------------------------------------------------
+ * A validated request, reduced to the dimensions that matter.  The engine
+ * merges adjacent dimensions that are contiguous both in the variable and in
+ * memory, then calls run() once per innermost run:
+ *   rec    record index of the run (0 for fixed variables);
+ *   elem   linear index of the run's first element within the record (the
+ *          whole variable for fixed variables);
+ *   n      elements in the run, fstep apart in the variable (in elements);
+ *   moff   memory offset of the first element, in elements;
+ *   mstep  memory distance between consecutive run elements, in elements.
+ * run() returns NCS_NOERR or an error that stops the walk; range errors are
+ * for the callback to remember, not to return. */
+typedef struct ncs_slab {
+    int ndims;
+    int isrec;
+    uint64_t start[NCS_MAX_VAR_DIMS];
+    uint64_t count[NCS_MAX_VAR_DIMS];
+    uint64_t stride[NCS_MAX_VAR_DIMS];
+    ptrdiff_t imap[NCS_MAX_VAR_DIMS];   /* memory map in elements */
+    uint64_t nelems;                    /* product of counts */
+} ncs_slab;
+
+typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
+                          uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep);
+/* dsizes as in ncs_var (record dimension counted as 1). */
+int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
+                   void *ctx);
+
+/* ---- files and back ends --------------------------------------------------- */
+typedef struct ncs_file ncs_file;
+
+/* What every storage back end does.  The API layer has validated ids, modes
+ * and the slab before any of these is called. */
+typedef struct ncs_store_methods {
+    const char *name;
+    /* Opens an existing file; fills f->model.  */
+    int (*open)(ncs_file *f, const char *path, int mode);
+    int (*create)(ncs_file *f, const char *path, int cmode);
+    /* Lays out and commits the model after define mode.  f->old holds the
+     * model before ncs_redef (NULL after create). */
+    int (*enddef)(ncs_file *f, size_t h_minfree, size_t v_align,
+                  size_t v_minfree, size_t r_align);
+    int (*get)(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
+    int (*put)(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
+    /* Writes the header only when no layout change is needed (data mode
+     * attribute and rename updates). */
+    int (*write_header)(ncs_file *f);
+    int (*sync)(ncs_file *f);
+    /* Re-reads numrecs in a shared read-only file. */
+    int (*refresh)(ncs_file *f);
+    int (*close)(ncs_file *f, int abort);
+} ncs_store_methods;
+
+extern const ncs_store_methods ncsi_classic_store;
+
+#define NCSI_F_WRITE   0x01
+#define NCSI_F_INDEF   0x02
+#define NCSI_F_CREATED 0x04   /* still in the define mode of ncs_create */
+#define NCSI_F_NOFILL  0x08
+#define NCSI_F_SHARE   0x10
+#define NCSI_F_HDIRTY  0x20   /* header differs from the file */
+#define NCSI_F_NDIRTY  0x40   /* numrecs differs from the file */
+
+struct ncs_file {
+    int ncid;
+    int flags;
+    int version;            /* 1, 2, 5 classic; 4 chunked */
+    ncs_model model;
+    ncs_model *old;         /* model at ncs_redef, for layout moves and abort */
+    const ncs_store_methods *store;
+    void *state;            /* the back end's own */
+    char *path;
+};
+
+int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
+void ncsi_file_unregister(ncs_file *f);
+ncs_file *ncsi_file_get(int ncid);            /* NULL: not open */
+
+#endif /* NCS_INT_H */

@@ -1,0 +1,345 @@
+/*
+ * pagecache.c -- a small write-back cache of file pages over one ncs_io.
+ *
+ * Classic-format requests are often tiny (one element, one short vector);
+ * serving them from a few cached pages avoids a system call per request.
+ *
+ * Invariants:
+ *   - a page holds the file bytes [pno*psize, (pno+1)*psize), with bytes past
+ *     the logical end of the file reading as zero;
+ *   - a dirty page writes back only its dirty byte range [dlo, dhi), so the
+ *     file never grows past the furthest byte a caller actually wrote;
+ *   - requests of a page or more go straight to the file; cached copies of
+ *     the pages they touch are flushed (reads) or updated (writes) first, so
+ *     the cache and the file never disagree about written bytes.
+ */
+#include "ncs_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct page {
+    uint64_t pno;
+    uint64_t stamp;        /* LRU clock */
+    size_t dlo, dhi;       /* dirty byte range, dlo == dhi when clean */
+    int valid;
+    unsigned char *buf;
+} page;
+
+struct ncs_pc {
+    ncs_io *io;
+    size_t psize;
+    int npages;
+    page *pages;
+    page *mru;             /* most recently used: checked first */
+    uint64_t clock;
+    uint64_t lsize;        /* logical file size */
+    unsigned char *mem;
+};
+
+int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
+{
+    ncs_pc *pc = calloc(1, sizeof *pc);
+    int status;
+    if (pc == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    pc->io = io;
+    pc->psize = page_size;
+    pc->npages = npages;
+    pc->pages = calloc((size_t)npages, sizeof *pc->pages);
+    pc->mem = malloc(page_size * (size_t)npages);
+    if (pc->pages == NULL || pc->mem == NULL) {
+        ncsi_pc_free(pc);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    for (int i = 0; i < npages; i++)
+        pc->pages[i].buf = pc->mem + (size_t)i * page_size;
+    status = ncsi_io_size(io, &pc->lsize);
+    if (status != NCS_NOERR) {
+        ncsi_pc_free(pc);
+        return status;
+    }
+    *pcp = pc;
+    return NCS_NOERR;
+}
+
+void ncsi_pc_free(ncs_pc *pc)
+{
+    if (pc == NULL)
+        return;
+    free(pc->pages);
+    free(pc->mem);
+    free(pc);
+}
+
+size_t ncsi_pc_page_size(const ncs_pc *pc)
+{
+    return pc->psize;
+}
+
+uint64_t ncsi_pc_logical_size(ncs_pc *pc)
+{
+    return pc->lsize;
+}
+
+/* Reads n bytes at off straight from the file, zero-filling past its end. */
+static int raw_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
+{
+    size_t got = 0;
+    int status = ncsi_io_read(pc->io, off, buf, n, &got);
+    if (status != NCS_NOERR)
+        return status;
+    if (got < n)
+        memset((char *)buf + got, 0, n - got);
+    return NCS_NOERR;
+}
+
+static int page_writeback(ncs_pc *pc, page *p)
+{
+    int status;
+    if (p->dlo == p->dhi)
+        return NCS_NOERR;
+    status = ncsi_io_write(pc->io, p->pno * pc->psize + p->dlo, p->buf + p->dlo,
+                           p->dhi - p->dlo);
+    if (status == NCS_NOERR)
+        p->dlo = p->dhi = 0;
+    return status;
+}
+
+static page *page_find(ncs_pc *pc, uint64_t pno)
+{
+    if (pc->mru != NULL && pc->mru->pno == pno && pc->mru->valid)
+        return pc->mru;
+    for (int i = 0; i < pc->npages; i++) {
+        page *p = &pc->pages[i];
+        if (p->valid && p->pno == pno)
+            return p;
+    }
+    return NULL;
+}
+
+/* The cached page pno, loading it (and evicting the least recently used
+ * page) when absent. */
+static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
+{
+    page *p = page_find(pc, pno);
+    int status;
+    if (p == NULL) {
+        page *victim = NULL;
+        for (int i = 0; i < pc->npages; i++) {
+            page *q = &pc->pages[i];
+            if (!q->valid) {
+                victim = q;
+                break;
+            }
+            if (victim == NULL || q->stamp < victim->stamp)
+                victim = q;
+        }
+        if (victim->valid) {
+            status = page_writeback(pc, victim);
+            if (status != NCS_NOERR)
+                return status;
+            victim->valid = 0;
+        }
+        status = raw_read(pc, pno * pc->psize, victim->buf, pc->psize);
+        if (status != NCS_NOERR)
+            return status;
+        victim->pno = pno;
+        victim->valid = 1;
+        victim->dlo = victim->dhi = 0;
+        p = victim;
+    }
+    p->stamp = ++pc->clock;
+    pc->mru = p;
+    *pp = p;
+    return NCS_NOERR;
+}
+
+static void mark_dirty(ncs_pc *pc, page *p, size_t lo, size_t hi)
+{
+    uint64_t end = p->pno * pc->psize + hi;
+    if (p->dlo == p->dhi) {
+        p->dlo = lo;
+        p->dhi = hi;
+    } else {
+        if (lo < p->dlo)
+            p->dlo = lo;
+        if (hi > p->dhi)
+            p->dhi = hi;
+    }
+    if (end > pc->lsize)
+        pc->lsize = end;
+}
+
+unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write,
+                            int *status)
+{
+    uint64_t pno = off / pc->psize;
+    size_t in = (size_t)(off % pc->psize);
+    page *p;
+    *status = NCS_NOERR;
+    if (n == 0 || in + n > pc->psize)
+        return NULL;
+    *status = page_get(pc, pno, &p);
+    if (*status != NCS_NOERR)
+        return NULL;
+    if (for_write)
+        mark_dirty(pc, p, in, in + n);
+    return p->buf + in;
+}
+
+/* Flushes (for reads) or overwrites (for writes) the cached copies of pages
+ * that [off, off+n) touches, ahead of a direct transfer. */
+static int sync_overlap(ncs_pc *pc, uint64_t off, size_t n, const void *wbuf)
+{
+    uint64_t first = off / pc->psize, last = (off + n - 1) / pc->psize;
+    for (int i = 0; i < pc->npages; i++) {
+        page *p = &pc->pages[i];
+        uint64_t plo, phi, lo, hi;
+        if (!p->valid || p->pno < first || p->pno > last)
+            continue;
+        if (wbuf == NULL) {
+            int status = page_writeback(pc, p);
+            if (status != NCS_NOERR)
+                return status;
+            continue;
+        }
+        plo = p->pno * pc->psize;
+        phi = plo + pc->psize;
+        lo = off > plo ? off : plo;
+        hi = off + n < phi ? off + n : phi;
+        memcpy(p->buf + (lo - plo), (const char *)wbuf + (lo - off), (size_t)(hi - lo));
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_pc_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
+{
+    unsigned char *out = buf;
+    int status;
+    if (n == 0)
+        return NCS_NOERR;
+    if (n >= pc->psize) {
+        status = sync_overlap(pc, off, n, NULL);
+        if (status != NCS_NOERR)
+            return status;
+        return raw_read(pc, off, buf, n);
+    }
+    while (n > 0) {
+        page *p;
+        size_t in = (size_t)(off % pc->psize);
+        size_t k = pc->psize - in < n ? pc->psize - in : n;
+        status = page_get(pc, off / pc->psize, &p);
+        if (status != NCS_NOERR)
+            return status;
+        memcpy(out, p->buf + in, k);
+        out += k;
+        off += k;
+        n -= k;
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_pc_write_through(ncs_pc *pc, uint64_t off, const void *buf, size_t n)
+{
+    int status;
+    if (n == 0)
+        return NCS_NOERR;
+    status = sync_overlap(pc, off, n, buf);
+    if (status != NCS_NOERR)
+        return status;
+    status = ncsi_io_write(pc->io, off, buf, n);
+    if (status == NCS_NOERR && off + n > pc->lsize)
+        pc->lsize = off + n;
+    return status;
+}
+
+int ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n)
+{
+    const unsigned char *in_buf = buf;
+    int status;
+    if (n == 0)
+        return NCS_NOERR;
+    if (n >= pc->psize)
+        return ncsi_pc_write_through(pc, off, buf, n);
+    while (n > 0) {
+        page *p;
+        size_t in = (size_t)(off % pc->psize);
+        size_t k = pc->psize - in < n ? pc->psize - in : n;
+        status = page_get(pc, off / pc->psize, &p);
+        if (status != NCS_NOERR)
+            return status;
+        memcpy(p->buf + in, in_buf, k);
+        mark_dirty(pc, p, in, in + k);
+        in_buf += k;
+        off += k;
+        n -= k;
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n)
+{
+    size_t bsz = pc->psize * 4;
+    unsigned char *tmp;
+    int status = NCS_NOERR;
+    if (n == 0 || to == from)
+        return NCS_NOERR;
+    tmp = malloc(bsz);
+    if (tmp == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    if (to > from) {
+        /* Copy from the end backwards so overlapping ranges survive. */
+        uint64_t left = n;
+        while (left > 0 && status == NCS_NOERR) {
+            size_t k = left < bsz ? (size_t)left : bsz;
+            left -= k;
+            status = ncsi_pc_read(pc, from + left, tmp, k);
+            if (status == NCS_NOERR)
+                status = ncsi_pc_write(pc, to + left, tmp, k);
+        }
+    } else {
+        uint64_t done = 0;
+        while (done < n && status == NCS_NOERR) {
+            size_t k = n - done < bsz ? (size_t)(n - done) : bsz;
+            status = ncsi_pc_read(pc, from + done, tmp, k);
+            if (status == NCS_NOERR)
+                status = ncsi_pc_write(pc, to + done, tmp, k);
+            done += k;
+        }
+    }
+    free(tmp);
+    return status;
+}
+
+static int cmp_pno(const void *a, const void *b)
+{
+    const page *x = *(page *const *)a, *y = *(page *const *)b;
+    return x->pno < y->pno ? -1 : x->pno > y->pno;
+}
+
+int ncsi_pc_flush(ncs_pc *pc)
+{
+    page *order[pc->npages];
+    int n = 0, status = NCS_NOERR;
+    for (int i = 0; i < pc->npages; i++)
+        if (pc->pages[i].valid && pc->pages[i].dlo != pc->pages[i].dhi)
+            order[n++] = &pc->pages[i];
+    /* In file order: sequential writes, and a deterministic order for the
+     * crash tests. */
+    qsort(order, (size_t)n, sizeof order[0], cmp_pno);
+    for (int i = 0; i < n && status == NCS_NOERR; i++)
+        status = page_writeback(pc, order[i]);
+    return status;
+}
+
+int ncsi_pc_invalidate(ncs_pc *pc)
+{
+    int status = ncsi_pc_flush(pc);
+    if (status != NCS_NOERR)
+        return status;
+    for (int i = 0; i < pc->npages; i++)
+        pc->pages[i].valid = 0;
+    pc->mru = NULL;
+    return ncsi_io_size(pc->io, &pc->lsize);
+}
