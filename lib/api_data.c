@@ -37,6 +37,8 @@ static int lookup(int ncid, int varid, int memtype, int put, request *r)
         return NCS_ERR(NCS_EPERM);
     if (f->flags & NCSI_F_INDEF)
         return NCS_ERR(NCS_EINDEFINE);
+    if (varid == NCS_GLOBAL)
+        return NCS_ERR(NCS_EGLOBAL);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
     r->f = f;
@@ -159,9 +161,9 @@ static int check_varm(const request *r, const size_t *start, const size_t *count
 
 /* Builds the slab, clipping strided extents that step past a bound; returns
  * the error such a clip implies (0 when nothing was clipped). */
-static int build_slab(const request *r, const size_t *start, const size_t *count,
-                      const ptrdiff_t *stride, const ptrdiff_t *imap, ncs_slab *s,
-                      int *clip_err)
+static int build_slab(const request *r, int path, const size_t *start,
+                      const size_t *count, const ptrdiff_t *stride,
+                      const ptrdiff_t *imap, ncs_slab *s, int *clip_err)
 {
     const ncs_var *v = r->v;
     int nd = v->ndims;
@@ -191,6 +193,16 @@ static int build_slab(const request *r, const size_t *start, const size_t *count
         nelems *= c;
     }
     s->nelems = nd == 0 ? 1 : nelems;
+    /* Records a put needs.  netCDF-C's vara path grows the record count to
+     * start + count even when nothing is written (a zero count); its
+     * strided and mapped paths return early instead. */
+    s->recs_needed = 0;
+    if (r->put && v->isrec) {
+        if (path == PATH_VARA)
+            s->recs_needed = start[0] + count[0];
+        else if (s->nelems > 0)
+            s->recs_needed = start[0] + (s->count[0] - 1) * s->stride[0] + 1;
+    }
     *clip_err = NCS_NOERR;
     if (clipped) {
         int ro = !(r->f->flags & NCSI_F_WRITE);
@@ -251,11 +263,14 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
         status = check_varm(&r, start, count, stride);
     if (status != NCS_NOERR)
         return status;
-    status = build_slab(&r, start, count, stride, imap, &s, &clip_err);
+    status = build_slab(&r, path, start, count, stride, imap, &s, &clip_err);
     if (status != NCS_NOERR)
         return status;
-    if (s.nelems == 0)
-        return clip_err;
+    if (s.nelems == 0) {
+        if (s.recs_needed > r.f->model.numrecs)
+            status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+        return status != NCS_NOERR ? status : clip_err;
+    }
     if (buf == NULL)
         return NCS_ERR(NCS_EINVAL);
     if (imap != NULL) {

@@ -299,6 +299,8 @@ int ncs_rename_var(int ncid, int varid, const char *name)
         return status;
     if (ncsi_find_var(&f->model, name) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
+    if (varid == NCS_GLOBAL)
+        return NCS_ERR(NCS_EGLOBAL);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
     return set_name(f, &f->model.vars[varid].name, name);

@@ -572,8 +572,8 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
     xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype),
                (unsigned char *)buf, 0 };
     int status = NCS_NOERR;
-    if (x.v->isrec && s->nelems > 0) {
-        uint64_t end = s->start[0] + (s->count[0] - 1) * s->stride[0] + 1;
+    if (x.v->isrec) {
+        uint64_t end = s->recs_needed;
         if (end > f->model.numrecs) {
             if (!(f->flags & NCSI_F_NOFILL))
                 status = fill_records(f, end);

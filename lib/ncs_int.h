@@ -207,6 +207,7 @@ typedef struct ncs_slab {
     uint64_t stride[NCS_MAX_VAR_DIMS];
     ptrdiff_t imap[NCS_MAX_VAR_DIMS];   /* memory map in elements */
     uint64_t nelems;                    /* product of counts */
+    uint64_t recs_needed;               /* put: records the file must have */
 } ncs_slab;
 
 typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
