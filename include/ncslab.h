@@ -160,9 +160,12 @@ int ncs_set_default_format(int format, int *old_formatp);
 int ncs_create(const char *path, int cmode, int *ncidp);
 
 /* Opens an existing file in data mode, read-only unless mode has NCS_WRITE.
+ * A file shorter than the data its header describes opens; reading the
+ * missing part of a read-only file then fails with NCS_ETRUNC.
  * Errors: NCS_ENOTNC (not a netCDF file, or a malformed header),
- * NCS_ETRUNC, NCS_EVARSIZE, NCS_EINVAL, NCS_ENOMEM, errno values (ENOENT for
- * a missing file). */
+ * NCS_EBADNAME, NCS_EBADDIM, NCS_EUNLIMPOS (a header no definition could
+ * have made), NCS_EVARSIZE (sizes the format cannot hold), NCS_EINVAL,
+ * NCS_ENOMEM, errno values (ENOENT for a missing file). */
 int ncs_open(const char *path, int mode, int *ncidp);
 
 /* Puts an open file back into define mode.  Errors: NCS_EBADID, NCS_EPERM

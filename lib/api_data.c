@@ -28,22 +28,32 @@ typedef struct request {
     int put;
 } request;
 
-static int lookup(int ncid, int varid, int memtype, int put, request *r)
+/* Finds the file and variable and settles the memory type.  netCDF-C's
+ * vara path checks the mode first and answers NCS_EGLOBAL for NCS_GLOBAL;
+ * its strided and mapped paths start by inquiring the variable (so
+ * NCS_ENOTVAR) and meet the mode checks only when they transfer. */
+static int lookup(int ncid, int varid, int memtype, int put, int path, request *r)
 {
     ncs_file *f = ncsi_file_get(ncid);
     if (f == NULL)
         return NCS_ERR(NCS_EBADID);
-    if (put && !(f->flags & NCSI_F_WRITE))
-        return NCS_ERR(NCS_EPERM);
-    if (f->flags & NCSI_F_INDEF)
-        return NCS_ERR(NCS_EINDEFINE);
-    if (varid == NCS_GLOBAL)
-        return NCS_ERR(NCS_EGLOBAL);
+    r->f = f;
+    r->put = put;
+    /* With no memory type, netCDF-C first asks the variable's type: a bad
+     * varid (NCS_GLOBAL included) is NCS_ENOTVAR before anything else. */
+    if (memtype == NCS_NAT && (varid < 0 || varid >= f->model.nvars))
+        return NCS_ERR(NCS_ENOTVAR);
+    if (path == PATH_VARA) {
+        if (put && !(f->flags & NCSI_F_WRITE))
+            return NCS_ERR(NCS_EPERM);
+        if (f->flags & NCSI_F_INDEF)
+            return NCS_ERR(NCS_EINDEFINE);
+        if (varid == NCS_GLOBAL)
+            return NCS_ERR(NCS_EGLOBAL);
+    }
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
-    r->f = f;
     r->v = &f->model.vars[varid];
-    r->put = put;
     if (memtype == NCS_NAT)
         memtype = r->v->type;
     if (ncsi_type_size(memtype) == 0)
@@ -51,6 +61,15 @@ static int lookup(int ncid, int varid, int memtype, int put, request *r)
     if ((memtype == NCS_CHAR) != (r->v->type == NCS_CHAR))
         return NCS_ERR(NCS_ECHAR);
     r->memtype = memtype;
+    return NCS_NOERR;
+}
+
+static int mode_check(const request *r)
+{
+    if (r->put && !(r->f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    if (r->f->flags & NCSI_F_INDEF)
+        return NCS_ERR(NCS_EINDEFINE);
     return NCS_NOERR;
 }
 
@@ -84,7 +103,8 @@ static int check_vara(const request *r, const size_t *start, const size_t *count
     uint64_t numrecs = r->f->model.numrecs;
     for (int d = 0; d < v->ndims; d++) {
         if (d == 0 && v->isrec) {
-            if (start[0] > UINT32_MAX && r->f->version != 5)
+            /* netCDF-C's sanity limit, in every format */
+            if (start[0] > UINT32_MAX)
                 return NCS_ERR(NCS_EINVALCOORDS);
             if (ro && start[0] > numrecs)
                 return NCS_ERR(NCS_EINVALCOORDS);
@@ -101,20 +121,31 @@ static int check_vara(const request *r, const size_t *start, const size_t *count
         }
         if (start[d] == v->shape[d] && count[d] > 0)
             return NCS_ERR(NCS_EINVALCOORDS);
-        if (count[d] > v->shape[d] || start[d] + count[d] > v->shape[d])
+        if (count[d] > v->shape[d] - start[d])
             return NCS_ERR(NCS_EEDGE);
     }
-    if (v->isrec && !r->put && start[0] + count[0] > numrecs)
+    if (v->isrec && !r->put && (start[0] > numrecs || count[0] > numrecs - start[0]))
         return NCS_ERR(NCS_EEDGE);
     return NCS_NOERR;
 }
 
+/* netCDF-C refuses strides that are not positive or reach 2^31-1. */
 static int bad_stride(ptrdiff_t s)
 {
     return s <= 0 || s >= INT32_MAX;
 }
 
-/* netCDF-C's vars checks, dimension by dimension. */
+static int all_ones(const ptrdiff_t *stride, int nd)
+{
+    for (int d = 0; d < nd; d++)
+        if (stride[d] != 1)
+            return 0;
+    return 1;
+}
+
+/* netCDF-C's vars checks, dimension by dimension: coordinates then the
+ * stride of each dimension.  Reads bound the record dimension by the
+ * record count; writes do not check it. */
 static int check_vars(const request *r, const size_t *start, const size_t *count,
                       const ptrdiff_t *stride)
 {
@@ -126,37 +157,45 @@ static int check_vars(const request *r, const size_t *start, const size_t *count
                 return NCS_ERR(NCS_EINVALCOORDS);
             if (start[d] == len && count[d] > 0)
                 return NCS_ERR(NCS_EINVALCOORDS);
-            if (start[d] + count[d] > len || count[d] > len)
+            if (count[d] > len - start[d])
                 return NCS_ERR(NCS_EEDGE);
         }
-        if (stride != NULL && bad_stride(stride[d]))
+        if (bad_stride(stride[d]))
             return NCS_ERR(NCS_ESTRIDE);
     }
     return NCS_NOERR;
 }
 
-/* netCDF-C's varm checks: strides first, then coordinates from the last
- * dimension to the first. */
+/* netCDF-C's varm checks: strides first, then coordinates, from the last
+ * dimension to the first for reads and from the first for writes (which
+ * skip the record dimension). */
 static int check_varm(const request *r, const size_t *start, const size_t *count,
                       const ptrdiff_t *stride)
 {
+    int nd = r->v->ndims;
     if (stride != NULL)
-        for (int d = 0; d < r->v->ndims; d++)
-            if (bad_stride(stride[d]))
+        for (int d = 0; d < nd; d++)
+            if (stride[d] == 0 || (size_t)stride[d] >= INT32_MAX)
                 return NCS_ERR(NCS_ESTRIDE);
-    for (int d = r->v->ndims - 1; d >= 0; d--) {
-        int unb;
+    for (int i = 0; i < nd; i++) {
+        int d = r->put ? i : nd - 1 - i, unb;
         uint64_t len = dim_bound(r, d, &unb);
         if (unb)
             continue;
-        if (start[d] > len)
+        if (start[d] > len || (start[d] == len && count[d] > 0))
             return NCS_ERR(NCS_EINVALCOORDS);
-        if (start[d] == len && count[d] > 0)
-            return NCS_ERR(NCS_EINVALCOORDS);
-        if (start[d] + count[d] > len)
+        if (count[d] > len - start[d])
             return NCS_ERR(NCS_EEDGE);
     }
     return NCS_NOERR;
+}
+
+static int any_zero(const size_t *count, int nd)
+{
+    for (int d = 0; d < nd; d++)
+        if (count[d] == 0)
+            return 1;
+    return 0;
 }
 
 /* Builds the slab, clipping strided extents that step past a bound; returns
@@ -167,10 +206,11 @@ static int build_slab(const request *r, int path, const size_t *start,
 {
     const ncs_var *v = r->v;
     int nd = v->ndims;
-    uint64_t nelems = 1;
+    uint64_t nelems = 1, nelems_all = 1;
     ptrdiff_t natural = 1;
     int rec_only = 1, clipped = 0;
 
+    *clip_err = NCS_NOERR;
     s->ndims = nd;
     s->isrec = v->isrec;
     for (int d = nd - 1; d >= 0; d--) {
@@ -191,6 +231,7 @@ static int build_slab(const request *r, int path, const size_t *start,
         s->imap[d] = imap != NULL ? imap[d] : natural;
         natural *= (ptrdiff_t)count[d];
         nelems *= c;
+        nelems_all *= count[d];
     }
     s->nelems = nd == 0 ? 1 : nelems;
     /* Records a put needs.  netCDF-C's vara path grows the record count to
@@ -198,13 +239,22 @@ static int build_slab(const request *r, int path, const size_t *start,
      * strided and mapped paths return early instead. */
     s->recs_needed = 0;
     if (r->put && v->isrec) {
-        if (path == PATH_VARA)
+        /* the record count must stay within what the header can hold */
+        uint64_t max = r->f->version == 5 ? (uint64_t)INT64_MAX : UINT32_MAX - 1;
+        uint64_t last;
+        if (path == PATH_VARA) {
+            if (count[0] > max - start[0])
+                return NCS_ERR(NCS_EEDGE);
             s->recs_needed = start[0] + count[0];
-        else if (s->nelems > 0)
-            s->recs_needed = start[0] + (s->count[0] - 1) * s->stride[0] + 1;
+        } else if (s->nelems > 0) {
+            if (ncsi_mul_u64(s->count[0] - 1, s->stride[0], &last) ||
+                last >= max - start[0])
+                return NCS_ERR(NCS_EEDGE);
+            s->recs_needed = start[0] + last + 1;
+        }
     }
     *clip_err = NCS_NOERR;
-    if (clipped) {
+    if (clipped && nelems_all > 0) {
         int ro = !(r->f->flags & NCSI_F_WRITE);
         *clip_err = (rec_only && !ro) ? NCS_ERR(NCS_EEDGE) : NCS_ERR(NCS_EINVALCOORDS);
     }
@@ -238,9 +288,16 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     request r = { 0 };
     int path, status, clip_err;
 
-    status = lookup(ncid, varid, memtype, put, &r);
+    path = imap != NULL ? PATH_VARM : stride != NULL ? PATH_VARS : PATH_VARA;
+    status = lookup(ncid, varid, memtype, put, path, &r);
     if (status != NCS_NOERR)
         return status;
+    if (path != PATH_VARA && r.v->ndims == 0) {
+        /* a scalar goes straight to netCDF-C's vara path */
+        status = mode_check(&r);
+        if (status != NCS_NOERR)
+            return status;
+    }
     if (start == NULL)
         start = zeros;
     if (r.v->ndims > 0)
@@ -252,15 +309,30 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
         }
         count = full;
     }
-    path = imap != NULL ? PATH_VARM : stride != NULL ? PATH_VARS : PATH_VARA;
-    if (r.v->ndims == 0)
+    if (r.v->ndims == 0) {
         status = NCS_NOERR;
-    else if (path == PATH_VARA)
+    } else if (path == PATH_VARA) {
         status = check_vara(&r, start, count);
-    else if (path == PATH_VARS)
+    } else if (path == PATH_VARS) {
         status = check_vars(&r, start, count, stride);
-    else
+        if (status != NCS_NOERR)
+            return status;
+        /* A read of nothing ends here; a unit stride is netCDF-C's vara
+         * path from now on, for writes even when nothing is written. */
+        if (!put && any_zero(count, r.v->ndims))
+            return NCS_NOERR;
+        if (all_ones(stride, r.v->ndims)) {
+            path = PATH_VARA;
+            stride = NULL;
+            status = mode_check(&r);
+            if (status == NCS_NOERR)
+                status = check_vara(&r, start, count);
+        }
+    } else {
         status = check_varm(&r, start, count, stride);
+        if (status == NCS_NOERR && any_zero(count, r.v->ndims))
+            return NCS_NOERR;
+    }
     if (status != NCS_NOERR)
         return status;
     status = build_slab(&r, path, start, count, stride, imap, &s, &clip_err);
@@ -270,6 +342,11 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
         if (s.recs_needed > r.f->model.numrecs)
             status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
         return status != NCS_NOERR ? status : clip_err;
+    }
+    if (path != PATH_VARA) {
+        status = mode_check(&r);
+        if (status != NCS_NOERR)
+            return status;
     }
     if (buf == NULL)
         return NCS_ERR(NCS_EINVAL);

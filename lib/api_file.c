@@ -197,7 +197,9 @@ int ncs_redef(int ncid)
     if (f->flags & NCSI_F_INDEF)
         return NCS_ERR(NCS_EINDEFINE);
     if (f->flags & NCSI_F_SHARE) {
-        status = f->store->refresh(f);
+        /* another process may have changed the header, as netCDF-C
+         * assumes for shared files */
+        status = f->store->reload(f);
         if (status != NCS_NOERR)
             return status;
     }

@@ -63,6 +63,7 @@ int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
     if (nm == NULL)
         return NCS_ERR(NCS_ENOMEM);
     m->dims[m->ndims].name = nm;
+    m->dims[m->ndims].namelen = 0;
     m->dims[m->ndims].len = len;
     if (len == NCS_UNLIMITED)
         m->unlimdim = m->ndims;
@@ -114,19 +115,23 @@ int ncs_inq_dimlen(int ncid, int dimid, size_t *lenp)
     return ncs_inq_dim(ncid, dimid, NULL, lenp);
 }
 
-/* Replaces *slot by a copy of name; in data mode only if it is no longer,
- * and the header is then marked for rewriting. */
-static int set_name(ncs_file *f, char **slot, const char *name)
+/* Replaces *slot by a copy of name.  In data mode the name must fit the
+ * header length of the old one, which it keeps (padded with NUL bytes, as
+ * netCDF-C writes it), and the header is marked for rewriting. */
+static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *name)
 {
+    size_t xlen = ncsi_name_xlen(*slot, *namelen);
+    int indef = (f->flags & NCSI_F_INDEF) != 0;
     char *nm;
-    if (!(f->flags & NCSI_F_INDEF) && strlen(name) > strlen(*slot))
+    if (!indef && strlen(name) > xlen)
         return NCS_ERR(NCS_ENOTINDEFINE);
     nm = strdup(name);
     if (nm == NULL)
         return NCS_ERR(NCS_ENOMEM);
     free(*slot);
     *slot = nm;
-    if (!(f->flags & NCSI_F_INDEF))
+    *namelen = indef ? 0 : (uint32_t)xlen;
+    if (!indef)
         return f->store->write_header(f);
     return NCS_NOERR;
 }
@@ -146,7 +151,7 @@ int ncs_rename_dim(int ncid, int dimid, const char *name)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (dimid < 0 || dimid >= f->model.ndims)
         return NCS_ERR(NCS_EBADDIM);
-    return set_name(f, &f->model.dims[dimid].name, name);
+    return set_name(f, &f->model.dims[dimid].name, &f->model.dims[dimid].namelen, name);
 }
 
 /* ---- variables ---------------------------------------------------------------- */
@@ -303,7 +308,7 @@ int ncs_rename_var(int ncid, int varid, const char *name)
         return NCS_ERR(NCS_EGLOBAL);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
-    return set_name(f, &f->model.vars[varid].name, name);
+    return set_name(f, &f->model.vars[varid].name, &f->model.vars[varid].namelen, name);
 }
 
 /* ---- attributes ---------------------------------------------------------------- */
@@ -374,6 +379,8 @@ int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
         return status;
 
     a.name = strdup(name);
+    /* a data-mode rewrite keeps the old name as the header has it */
+    a.namelen = (idx >= 0 && !(f->flags & NCSI_F_INDEF)) ? l->a[idx].namelen : 0;
     a.type = xtype;
     a.nelems = len;
     a.xval = malloc(nbytes ? nbytes : 1);
@@ -489,7 +496,7 @@ int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
         return NCS_ERR(NCS_ENOTATT);
     if (ncsi_find_att(l, newname) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
-    return set_name(f, &l->a[idx].name, newname);
+    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
 }
 
 int ncs_del_att(int ncid, int varid, const char *name)

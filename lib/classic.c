@@ -27,7 +27,6 @@
 #define PAGE_SIZE   (64 * 1024)
 #define NPAGES      16
 #define SCRATCH_CAP (256 * 1024)
-#define ALIGN_CHUNK 4096         /* NCS_ALIGN_CHUNK: the file system block */
 
 typedef struct classic {
     ncs_io *io;
@@ -105,9 +104,9 @@ static int layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
     int j = 0;
 
     if (v_align == NCS_ALIGN_CHUNK)
-        v_align = ALIGN_CHUNK;
+        v_align = CL(f)->io->blksize;
     if (r_align == NCS_ALIGN_CHUNK)
-        r_align = ALIGN_CHUNK;
+        r_align = CL(f)->io->blksize;
     if (v_align == 0)
         v_align = 1;
     if (r_align == 0)
@@ -455,6 +454,13 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     uint64_t gap = fstep * xsz;              /* bytes between run elements */
     int status = NCS_NOERR;
 
+    /* A read-only file shorter than the data its header describes was cut
+     * short (netCDF writers extend a file to its full size on close):
+     * report it rather than make up values. */
+    if (!(x->f->flags & NCSI_F_WRITE) &&
+        off + (n - 1) * gap + xsz > ncsi_pc_logical_size(x->cl->pc))
+        return NCS_ERR(NCS_ETRUNC);
+
     if (fstep == 1 && n * xsz <= PAGE_SIZE) {
         const unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 0, &status);
         if (p != NULL) {
@@ -660,6 +666,12 @@ static int cl_open(ncs_file *f, const char *path, int mode)
         return status;
     }
     status = ncsi_hdr_decode(io, fsize, &f->model, &f->version, &CL(f)->lay);
+    if (status == NCS_NOERR) {
+        /* sizes the format cannot hold, as netCDF-C checks at open */
+        status = check_vlens(&f->model, f->version);
+        if (status != NCS_NOERR)
+            ncsi_model_free(&f->model);
+    }
     if (status != NCS_NOERR) {
         cl_free_state(f);
         ncsi_io_close(io);
@@ -694,6 +706,30 @@ static int cl_refresh(ncs_file *f)
     for (int i = 0; i < w; i++)
         n = n << 8 | b[i];
     f->model.numrecs = n;
+    return NCS_NOERR;
+}
+
+/* Re-reads the whole header (ncs_redef of a shared file: another process
+ * may have changed it). */
+static int cl_reload(ncs_file *f)
+{
+    classic *cl = CL(f);
+    ncs_model m;
+    ncs_layout lay;
+    uint64_t fsize;
+    int version;
+    int status = flush_all(f);
+    if (status == NCS_NOERR)
+        status = ncsi_pc_invalidate(cl->pc);
+    if (status == NCS_NOERR)
+        status = ncsi_io_size(cl->io, &fsize);
+    if (status == NCS_NOERR)
+        status = ncsi_hdr_decode(cl->io, fsize, &m, &version, &lay);
+    if (status != NCS_NOERR)
+        return status;
+    ncsi_model_free(&f->model);
+    f->model = m;
+    cl->lay = lay;
     return NCS_NOERR;
 }
 
@@ -749,5 +785,6 @@ const ncs_store_methods ncsi_classic_store = {
     .write_header = cl_write_header,
     .sync = cl_sync,
     .refresh = cl_refresh,
+    .reload = cl_reload,
     .close = cl_close,
 };

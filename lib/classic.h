@@ -54,8 +54,8 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf);
 
 /* Reads and validates a header from io, whose size is fsize.  Fills m (dims,
  * vars with begin and shape, attributes, numrecs), version and lay.
- * Errors: NCS_ENOTNC (not netCDF, or inconsistent), NCS_ETRUNC (the file is
- * shorter than its data), NCS_EVARSIZE, NCS_ENOMEM, I/O errors. */
+ * Errors: NCS_ENOTNC (not netCDF, or inconsistent), NCS_EBADNAME,
+ * NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE, NCS_ENOMEM, I/O errors. */
 int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
                     ncs_layout *lay);
 

@@ -4,8 +4,9 @@
  * Decoding treats the file as hostile: every count is checked against the
  * bytes left in the file before anything is allocated, so the memory used
  * is bounded by a small multiple of the file size; every offset and size is
- * computed with overflow checks; malformed input yields NCS_ENOTNC (or
- * NCS_ETRUNC when the header is sound but the data it describes is missing).
+ * computed with overflow checks; malformed input yields NCS_ENOTNC, or the
+ * error the same fault gets from a definition call (NCS_EBADNAME,
+ * NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE).
  */
 #include "classic.h"
 
@@ -17,9 +18,9 @@
 static uint64_t cnt_size(int version)  { return version == 5 ? 8 : 4; }
 static uint64_t off_size(int version)  { return version == 1 ? 4 : 8; }
 
-static uint64_t name_len(const char *name, int version)
+static uint64_t name_len(const char *name, uint32_t namelen, int version)
 {
-    return cnt_size(version) + NCS_RNDUP((uint64_t)strlen(name), 4);
+    return cnt_size(version) + NCS_RNDUP((uint64_t)ncsi_name_xlen(name, namelen), 4);
 }
 
 static uint64_t attlist_len(const ncs_attlist *l, int version)
@@ -27,7 +28,7 @@ static uint64_t attlist_len(const ncs_attlist *l, int version)
     uint64_t n = 4 + cnt_size(version);
     for (int i = 0; i < l->n; i++) {
         const ncs_att *a = &l->a[i];
-        n += name_len(a->name, version) + 4 + cnt_size(version) +
+        n += name_len(a->name, a->namelen, version) + 4 + cnt_size(version) +
              NCS_RNDUP(a->nelems * ncsi_type_size(a->type), 4);
     }
     return n;
@@ -39,12 +40,12 @@ uint64_t ncsi_hdr_len(const ncs_model *m, int version)
     uint64_t n = 4 + c;                       /* magic, numrecs */
     n += 4 + c;                               /* dim_list */
     for (int i = 0; i < m->ndims; i++)
-        n += name_len(m->dims[i].name, version) + c;
+        n += name_len(m->dims[i].name, m->dims[i].namelen, version) + c;
     n += attlist_len(&m->gatts, version);
     n += 4 + c;                               /* var_list */
     for (int i = 0; i < m->nvars; i++) {
         const ncs_var *v = &m->vars[i];
-        n += name_len(v->name, version) + c + (uint64_t)v->ndims * c +
+        n += name_len(v->name, v->namelen, version) + c + (uint64_t)v->ndims * c +
              attlist_len(&v->atts, version) + 4 + c + off_size(version);
     }
     return n;
@@ -88,11 +89,13 @@ static void put_bytes(wbuf *w, const void *src, uint64_t n)
     w->p += padded;
 }
 
-static void put_name(wbuf *w, const char *name)
+static void put_name(wbuf *w, const char *name, uint32_t namelen)
 {
-    size_t n = strlen(name);
-    put_cnt(w, n);
-    put_bytes(w, name, n);
+    size_t n = strlen(name), x = ncsi_name_xlen(name, namelen);
+    put_cnt(w, x);
+    memcpy(w->p, name, n);
+    memset(w->p + n, 0, NCS_RNDUP(x, 4) - n);
+    w->p += NCS_RNDUP(x, 4);
 }
 
 static void put_attlist(wbuf *w, const ncs_attlist *l)
@@ -106,7 +109,7 @@ static void put_attlist(wbuf *w, const ncs_attlist *l)
     put_cnt(w, (uint64_t)l->n);
     for (int i = 0; i < l->n; i++) {
         const ncs_att *a = &l->a[i];
-        put_name(w, a->name);
+        put_name(w, a->name, a->namelen);
         put_u32(w, (uint32_t)a->type);
         put_cnt(w, a->nelems);
         put_bytes(w, a->xval, a->nelems * ncsi_type_size(a->type));
@@ -129,7 +132,7 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf)
         put_u32(&w, NCSI_TAG_DIM);
         put_cnt(&w, (uint64_t)m->ndims);
         for (int i = 0; i < m->ndims; i++) {
-            put_name(&w, m->dims[i].name);
+            put_name(&w, m->dims[i].name, m->dims[i].namelen);
             put_cnt(&w, m->dims[i].len);
         }
     }
@@ -142,7 +145,7 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf)
         put_cnt(&w, (uint64_t)m->nvars);
         for (int i = 0; i < m->nvars; i++) {
             const ncs_var *v = &m->vars[i];
-            put_name(&w, v->name);
+            put_name(&w, v->name, v->namelen);
             put_cnt(&w, (uint64_t)v->ndims);
             for (int d = 0; d < v->ndims; d++)
                 put_cnt(&w, (uint64_t)v->dimids[d]);
@@ -249,10 +252,12 @@ static int get_cnt(rbuf *r, uint64_t *v)
     }
 }
 
-/* Reads a name; a name must be 1..NCS_MAX_NAME bytes without NUL. */
-static int get_name(rbuf *r, char **out)
+/* Reads a name: 1..NCS_MAX_NAME bytes, possibly followed by NUL bytes up to
+ * its stored length (netCDF-C's data-mode renames leave such names). */
+static int get_name(rbuf *r, char **out, uint32_t *namelen)
 {
     uint64_t n, padded;
+    const unsigned char *nul;
     char *s;
     int status = get_cnt(r, &n);
     if (status != NCS_NOERR)
@@ -263,13 +268,29 @@ static int get_name(rbuf *r, char **out)
     status = need(r, padded);
     if (status != NCS_NOERR)
         return status;
-    if (memchr(r->buf + r->pos, 0, (size_t)n) != NULL)
-        return NCS_ERR(NCS_ENOTNC);
+    nul = memchr(r->buf + r->pos, 0, (size_t)n);
+    *namelen = 0;
+    if (nul != NULL) {
+        uint64_t len = (uint64_t)(nul - (r->buf + r->pos));
+        if (len == 0)
+            return NCS_ERR(NCS_ENOTNC);
+        for (uint64_t i = len; i < n; i++)
+            if (r->buf[r->pos + i] != 0)
+                return NCS_ERR(NCS_ENOTNC);
+        *namelen = (uint32_t)n;
+        n = len;
+    }
     s = malloc((size_t)n + 1);
     if (s == NULL)
         return NCS_ERR(NCS_ENOMEM);
     memcpy(s, r->buf + r->pos, (size_t)n);
     s[n] = '\0';
+    /* a name no netCDF call could have made */
+    status = ncsi_check_name(s);
+    if (status != NCS_NOERR) {
+        free(s);
+        return status;
+    }
     r->pos += padded;
     *out = s;
     return NCS_NOERR;
@@ -314,7 +335,7 @@ static int get_attlist(rbuf *r, ncs_attlist *l)
         ncs_att *a = &l->a[i];
         uint32_t type;
         uint64_t nelems, nbytes;
-        status = get_name(r, &a->name);
+        status = get_name(r, &a->name, &a->namelen);
         if (status != NCS_NOERR)
             return status;
         l->n = (int)i + 1;
@@ -362,65 +383,55 @@ uint64_t ncsi_recsize(const ncs_model *m)
     return recsize;
 }
 
-/* Checks that the variables fit the file without overlapping the header
- * or each other's sections, and that the data the header describes is
- * present (NCS_ETRUNC otherwise). */
-static int check_layout(const ncs_model *m, uint64_t fsize, ncs_layout *lay)
+/* Computes the layout a header implies and checks it: in definition order,
+ * fixed-size variables start at or after the header and each after the end
+ * (vsize) of the previous one; record variables likewise from begin_rec,
+ * which lies after the fixed-size data.  Nothing is read from the data
+ * section: a file shorter than its data is found by the reads that reach
+ * past its end. */
+static int check_layout(const ncs_model *m, ncs_layout *lay)
 {
-    uint64_t need_end = lay->xsz, rec_end = 0;
-    const ncs_var *first_rec = NULL;
-    int nrec = 0, nfixed = 0;
+    uint64_t prev, end;
+    int nfixed = 0, nrec = 0;
 
-    lay->begin_var = lay->begin_rec = lay->xsz;
     lay->recsize = ncsi_recsize(m);
+    lay->begin_var = lay->begin_rec = lay->xsz;
+    prev = lay->xsz;
     for (int i = 0; i < m->nvars; i++) {
         const ncs_var *v = &m->vars[i];
-        if (v->isrec) {
-            if (first_rec == NULL || v->begin < first_rec->begin)
-                first_rec = v;
-            nrec++;
-        }
+        if (v->isrec)
+            continue;
+        if (v->begin < prev || ncsi_add_u64(v->begin, v->len, &end))
+            return NCS_ERR(NCS_ENOTNC);
+        if (nfixed++ == 0)
+            lay->begin_var = v->begin;
+        prev = end;
     }
-    if (first_rec != NULL)
-        lay->begin_rec = first_rec->begin;
+    lay->begin_rec = prev;
     for (int i = 0; i < m->nvars; i++) {
         const ncs_var *v = &m->vars[i];
-        /* unpadded data bytes (per record); overflow excluded by var_shape */
-        uint64_t bytes = v->ndims == 0 ? v->xsz : v->dsizes[0] * v->xsz;
-        uint64_t end;
-        if (v->begin < lay->xsz)
-            return NCS_ERR(NCS_ENOTNC);
-        if (ncsi_add_u64(v->begin, bytes, &end))
-            return NCS_ERR(NCS_ENOTNC);
-        if (v->isrec) {
-            /* within one record of the record section */
-            if (end - lay->begin_rec > lay->recsize)
+        if (!v->isrec)
+            continue;
+        if (nrec++ == 0) {
+            if (v->begin < lay->begin_rec)
                 return NCS_ERR(NCS_ENOTNC);
-            if (end - lay->begin_rec > rec_end)
-                rec_end = end - lay->begin_rec;
-        } else {
-            if (first_rec != NULL && end > lay->begin_rec)
-                return NCS_ERR(NCS_ENOTNC);
-            if (end > need_end)
-                need_end = end;
-            if (nfixed++ == 0 || v->begin < lay->begin_var)
-                lay->begin_var = v->begin;
+            lay->begin_rec = v->begin;
+        } else if (v->begin < prev) {
+            return NCS_ERR(NCS_ENOTNC);
         }
+        if (ncsi_add_u64(v->begin, v->len, &prev))
+            return NCS_ERR(NCS_ENOTNC);
+        /* within one record */
+        if (nrec > 1 && prev - lay->begin_rec > lay->recsize)
+            return NCS_ERR(NCS_ENOTNC);
     }
-    if (first_rec == NULL)
-        lay->begin_rec = need_end;
     if (nfixed == 0)
         lay->begin_var = lay->begin_rec;
-    if (m->numrecs > 0 && nrec > 0) {
+    if (nrec > 0 && m->numrecs > 0) {
         uint64_t r;
-        if (ncsi_mul_u64(m->numrecs - 1, lay->recsize, &r) ||
-            ncsi_add_u64(r, lay->begin_rec, &r) || ncsi_add_u64(r, rec_end, &r))
+        if (ncsi_mul_u64(m->numrecs, lay->recsize, &r) || ncsi_add_u64(r, lay->begin_rec, &r))
             return NCS_ERR(NCS_ENOTNC);
-        if (r > need_end)
-            need_end = r;
     }
-    if (need_end > fsize)
-        return NCS_ERR(NCS_ETRUNC);
     return NCS_NOERR;
 }
 
@@ -473,7 +484,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     }
     for (uint64_t i = 0; i < n; i++) {
         ncs_dim *d = &m->dims[i];
-        status = get_name(&r, &d->name);
+        status = get_name(&r, &d->name, &d->namelen);
         if (status != NCS_NOERR)
             goto done;
         m->ndims = (int)i + 1;
@@ -514,7 +525,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         ncs_var *v = &m->vars[i];
         uint64_t nd, vsize;
         uint32_t type;
-        status = get_name(&r, &v->name);
+        status = get_name(&r, &v->name, &v->namelen);
         if (status != NCS_NOERR)
             goto done;
         m->nvars = (int)i + 1;
@@ -543,7 +554,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             if (status != NCS_NOERR)
                 goto done;
             if (id >= (uint64_t)m->ndims) {
-                status = NCS_ERR(NCS_ENOTNC);
+                status = NCS_ERR(NCS_EBADDIM);
                 goto done;
             }
             v->dimids[d] = (int)id;
@@ -576,22 +587,18 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         }
         if (status != NCS_NOERR)
             goto done;
-        /* vsize is redundant: recomputed from the shape, as netCDF does */
+        /* vsize is redundant: recomputed from the shape, as netCDF does
+         * (EUNLIMPOS, EVARSIZE as for a definition) */
         status = ncsi_var_shape(m, v);
-        if (status != NCS_NOERR) {
-            status = NCS_ERR(NCS_ENOTNC);
+        if (status != NCS_NOERR)
             goto done;
-        }
     }
     lay->xsz = r.pos;
     m->numrecs = streaming ? 0 : numrecs;
-    if (streaming) {
-        /* Streaming: the record count is whatever the file holds. */
-        status = check_layout(m, fsize, lay);
-        if (status == NCS_NOERR && lay->recsize > 0 && fsize > lay->begin_rec)
-            m->numrecs = (fsize - lay->begin_rec) / lay->recsize;
-    }
-    status = check_layout(m, fsize, lay);
+    status = check_layout(m, lay);
+    if (status == NCS_NOERR && streaming && lay->recsize > 0 && fsize > lay->begin_rec)
+        /* streaming: the record count is whatever the file holds */
+        m->numrecs = (fsize - lay->begin_rec) / lay->recsize;
 done:
     free(r.buf);
     if (status != NCS_NOERR)

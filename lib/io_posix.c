@@ -125,6 +125,14 @@ int ncsi_io_posix_open(const char *path, int flags, ncs_io **iop)
     }
     p->base.m = &posix_methods;
     p->fd = fd;
+    /* The file system's block size, but no less than 8 KiB: what netCDF
+     * calls the chunk size, the unit of NC_ALIGN_CHUNK alignment. */
+    p->base.blksize = 8192;
+    {
+        struct stat st;
+        if (fstat(fd, &st) == 0 && st.st_blksize > 8192)
+            p->base.blksize = (size_t)st.st_blksize;
+    }
     *iop = &p->base;
     return NCS_NOERR;
 }

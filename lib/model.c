@@ -66,6 +66,12 @@ int ncsi_check_name(const char *name)
     return NCS_NOERR;
 }
 
+size_t ncsi_name_xlen(const char *name, uint32_t namelen)
+{
+    size_t n = strlen(name);
+    return namelen > n ? namelen : n;
+}
+
 void ncsi_att_free(ncs_att *a)
 {
     free(a->name);
@@ -87,6 +93,7 @@ static int att_copy(const ncs_att *src, ncs_att *dst)
 {
     size_t nb = (size_t)src->nelems * ncsi_type_size(src->type);
     dst->name = strdup(src->name);
+    dst->namelen = src->namelen;
     dst->type = src->type;
     dst->nelems = src->nelems;
     dst->xval = malloc(nb ? nb : 1);
@@ -262,6 +269,7 @@ int ncsi_model_copy(const ncs_model *src, ncs_model *dst)
         dst->capdims = src->ndims;
         for (int i = 0; i < src->ndims; i++) {
             dst->dims[i].len = src->dims[i].len;
+            dst->dims[i].namelen = src->dims[i].namelen;
             dst->dims[i].name = strdup(src->dims[i].name);
             dst->ndims = i + 1;
             if (dst->dims[i].name == NULL)

@@ -76,6 +76,7 @@ typedef struct ncs_io_methods {
 } ncs_io_methods;
 struct ncs_io {
     const ncs_io_methods *m;
+    size_t blksize;      /* preferred transfer size, at least 8 KiB */
 };
 #define NCSI_IO_WRITE  1
 #define NCSI_IO_CREATE 2
@@ -129,8 +130,13 @@ int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
 void ncsi_default_fill(int xtype, void *dst, size_t n);
 
 /* ---- core model ----------------------------------------------------------- */
+/* Every name carries namelen, its length in the header when that differs
+ * from strlen(name) (else 0).  netCDF-C renames in data mode keep the old
+ * length and pad the new name with NUL bytes; files must be identical, and
+ * such files must be read, so the length is kept apart from the string. */
 typedef struct ncs_att {
     char *name;
+    uint32_t namelen;
     int type;
     uint64_t nelems;
     void *xval;          /* external (big-endian) bytes, nelems*size */
@@ -143,11 +149,13 @@ typedef struct ncs_attlist {
 
 typedef struct ncs_dim {
     char *name;
+    uint32_t namelen;
     uint64_t len;        /* 0: the unlimited dimension */
 } ncs_dim;
 
 typedef struct ncs_var {
     char *name;
+    uint32_t namelen;
     int type;
     int ndims;
     int *dimids;
@@ -171,6 +179,8 @@ typedef struct ncs_model {
 } ncs_model;
 
 int  ncsi_check_name(const char *name);
+/* The length of a name in the header (see ncs_att). */
+size_t ncsi_name_xlen(const char *name, uint32_t namelen);
 int  ncsi_model_copy(const ncs_model *src, ncs_model *dst);
 void ncsi_model_free(ncs_model *m);
 int  ncsi_find_dim(const ncs_model *m, const char *name);
@@ -238,6 +248,8 @@ typedef struct ncs_store_methods {
     int (*sync)(ncs_file *f);
     /* Re-reads numrecs in a shared read-only file. */
     int (*refresh)(ncs_file *f);
+    /* Re-reads the whole header (after flushing what is buffered). */
+    int (*reload)(ncs_file *f);
     int (*close)(ncs_file *f, int abort);
 } ncs_store_methods;
 
