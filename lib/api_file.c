@@ -92,11 +92,13 @@ int ncs_set_default_format(int format, int *old_formatp)
 {
     int old = default_version == 1 ? NCS_FORMAT_CLASSIC
             : default_version == 2 ? NCS_FORMAT_64BIT_OFFSET : NCS_FORMAT_64BIT_DATA;
+    /* the old format is reported even when the new one is refused, as
+     * netCDF-C does */
+    if (old_formatp != NULL)
+        *old_formatp = old;
     if (format != NCS_FORMAT_CLASSIC && format != NCS_FORMAT_64BIT_OFFSET &&
         format != NCS_FORMAT_64BIT_DATA)
         return NCS_ERR(NCS_EINVAL);
-    if (old_formatp != NULL)
-        *old_formatp = old;
     default_version = format == NCS_FORMAT_CLASSIC ? 1 : format == NCS_FORMAT_64BIT_OFFSET ? 2 : 5;
     return NCS_NOERR;
 }

@@ -398,6 +398,12 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
             return status;
     }
 
+    /* The header goes out before the fill values, as netCDF-C orders it: a
+     * fill that fails (a _FillValue of the wrong type) leaves the header
+     * written, and the bytes of a later, shorter header must match. */
+    status = write_header(f);
+    if (status != NCS_NOERR)
+        return status;
     if (!(f->flags & NCSI_F_NOFILL)) {
         int first_new = old == NULL ? 0 : old->nvars;
         int single = count_recvars(m) == 1;
@@ -423,7 +429,7 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
             }
         }
     }
-    return write_header(f);
+    return NCS_NOERR;
 }
 
 /* ---- data ---------------------------------------------------------------------- */

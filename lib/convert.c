@@ -211,6 +211,35 @@ TYPES_A(DEF_DEC_ROW, 0)
 #define DEF_ENC_ROW(MC, MT, MK, MLO, MHI, ...) TYPES_B(DEF_ENC, MC, MT, MK, MLO, MHI)
 TYPES_A(DEF_ENC_ROW, 0)
 
+/* convert: native ST, sstep apart -> native DT, dstep apart (chunked files
+ * keep decoded chunks in native byte order). */
+#define CVT_BODY(ST, SK, DT, DK, DLO, DHI, SSTEP, DSTEP)                       \
+        for (size_t i = 0; i < n; i++) {                                       \
+            ST v = s[(ptrdiff_t)i * (SSTEP)];                                  \
+            bad |= OUT_OF_RANGE(SK, sizeof(ST), v, DK, sizeof(DT), DLO, DHI);  \
+            d[(ptrdiff_t)i * (DSTEP)] = CAST(DT, DK, SK, v);                   \
+        }
+#define DEF_CVT(DC, DT, DK, DLO, DHI, SC, ST, SK, SLO, SHI)                     \
+    static int cvt_##SC##_##DC(const void *src, ptrdiff_t sstep, void *dst,    \
+                               ptrdiff_t dstep, size_t n)                      \
+    {                                                                          \
+        const ST *s = src;                                                     \
+        DT *d = dst;                                                           \
+        int bad = 0;                                                           \
+        if (sstep == 1 && dstep == 1) {                                        \
+            CVT_BODY(ST, SK, DT, DK, DLO, DHI, 1, 1)                           \
+        } else {                                                               \
+            CVT_BODY(ST, SK, DT, DK, DLO, DHI, sstep, dstep)                   \
+        }                                                                      \
+        return bad;                                                            \
+    }
+#define DEF_CVT_ROW(SC, ST, SK, SLO, SHI, ...) TYPES_B(DEF_CVT, SC, ST, SK, SLO, SHI)
+TYPES_A(DEF_CVT_ROW, 0)
+
+#define CVT_ENTRY(DC, DT, DK, DLO, DHI, SC, ...) [DC] = cvt_##SC##_##DC,
+#define CVT_ROW(SC, ST, SK, SLO, SHI, ...) [SC] = { TYPES_B(CVT_ENTRY, SC) },
+static const conv_fn cvt_table[NCSI_NTYPES][NCSI_NTYPES] = { TYPES_A(CVT_ROW, 0) };
+
 #define DEC_ENTRY(MC, MT, MK, MLO, MHI, XC, ...) [MC] = dec_##XC##_##MC,
 #define DEC_ROW(XC, XT, XK, XLO, XHI, ...) [XC] = { TYPES_B(DEC_ENTRY, XC) },
 static const conv_fn dec_table[NCSI_NTYPES][NCSI_NTYPES] = { TYPES_A(DEC_ROW, 0) };
@@ -260,6 +289,15 @@ int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
     if (same_bits(xtype, mtype, version))
         mtype = xtype;
     return enc_table[mtype][xtype](src, sstep, dst, xstep, n) ? NCS_ERANGE : NCS_NOERR;
+}
+
+int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
+                 int dtype, void *dst, ptrdiff_t dstep, int version)
+{
+    assert(ncsi_type_size(stype) && ncsi_type_size(dtype));
+    if (same_bits(stype, dtype, version))
+        dtype = stype;
+    return cvt_table[stype][dtype](src, sstep, dst, dstep, n) ? NCS_ERANGE : NCS_NOERR;
 }
 
 int ncsi_decode(int xtype, const void *src, size_t n, int mtype, void *dst,

@@ -126,6 +126,10 @@ int ncsi_decode_strided(int xtype, const void *src, ptrdiff_t xstep, size_t n,
                         int mtype, void *dst, ptrdiff_t dstep, int version);
 int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
                         int mtype, const void *src, ptrdiff_t sstep, int version);
+/* Native to native: n elements of stype, sstep apart, to dtype, dstep apart,
+ * with the same range rules. */
+int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
+                 int dtype, void *dst, ptrdiff_t dstep, int version);
 /* Writes n copies of the default fill value of xtype, big-endian, at dst. */
 void ncsi_default_fill(int xtype, void *dst, size_t n);
 
@@ -226,6 +230,59 @@ typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
 int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
                    void *ctx);
 
+/* ---- chunk filters (filters.c) ----------------------------------------------- */
+#define NCSI_FILTER_DEFLATE    1u
+#define NCSI_FILTER_SHUFFLE    2u
+#define NCSI_FILTER_FLETCHER32 3u
+#define NCSI_FILTER_ZSTD       32015u
+#define NCSI_MAX_FILTERS       8
+typedef struct ncs_filter {
+    unsigned id;
+    unsigned level;      /* deflate or zstd level */
+} ncs_filter;
+int ncsi_filter_known(unsigned id);
+uint32_t ncsi_fletcher32(const unsigned char *p, size_t n);
+int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
+                        const unsigned char *raw, size_t n,
+                        unsigned char **out, size_t *outn);
+int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t esz,
+                        const unsigned char *stored, size_t sn,
+                        unsigned char *raw, size_t n);
+
+/* ---- chunk cache (chunkcache.c) -------------------------------------------------
+ * Owners (one per chunked variable) supply load and store callbacks; load
+ * fills a whole decoded chunk (fill values where nothing is stored). */
+typedef struct ncs_chunk_ops {
+    int (*load)(void *owner, uint64_t idx, unsigned char *buf, size_t size);
+    int (*store)(void *owner, uint64_t idx, const unsigned char *buf, size_t size);
+} ncs_chunk_ops;
+typedef struct ncs_cache_counters {
+    unsigned long long hits, misses, evictions, bytes_read, bytes_written;
+} ncs_cache_counters;
+#define NCSI_CACHE_READ      0   /* load if absent */
+#define NCSI_CACHE_WRITE     1   /* load if absent, mark dirty */
+#define NCSI_CACHE_OVERWRITE 2   /* caller overwrites all: no load; dirty */
+int  ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
+                    int mode, unsigned char **out);
+int  ncsi_cache_flush(void *owner);
+int  ncsi_cache_drop(void *owner, int writeback);
+int  ncsi_cache_set_budget(size_t bytes);
+size_t ncsi_cache_budget(void);
+size_t ncsi_cache_used(void);
+void ncsi_cache_counters(ncs_cache_counters *c);
+void ncsi_cache_reset_counters(void);
+
+/* Storage settings of one variable (chunked back end). */
+typedef struct ncs_storage {
+    int contiguous;
+    int chunks_set;                     /* chunks[] chosen by the caller */
+    uint64_t chunks[NCS_MAX_VAR_DIMS];
+    int shuffle;
+    int deflate_level;                  /* 0: none */
+    int zstd_level;                     /* 0: none */
+    int fletcher32;
+} ncs_storage;
+
 /* ---- files and back ends --------------------------------------------------- */
 typedef struct ncs_file ncs_file;
 
@@ -250,6 +307,9 @@ typedef struct ncs_store_methods {
     int (*refresh)(ncs_file *f);
     /* Re-reads the whole header (after flushing what is buffered). */
     int (*reload)(ncs_file *f);
+    /* Storage settings of a variable; NULL in back ends without choices. */
+    int (*def_storage)(ncs_file *f, int varid, const ncs_storage *st);
+    int (*inq_storage)(ncs_file *f, int varid, ncs_storage *st);
     int (*close)(ncs_file *f, int abort);
 } ncs_store_methods;
 

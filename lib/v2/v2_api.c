@@ -254,6 +254,10 @@ int ncvarrename(int ncid, int varid, const char *name)
 int nctypelen(nc_type type)
 {
     size_t sz;
+    /* NC_STRING (12): netCDF-C built with netCDF-4 answers the size of a
+     * string pointer */
+    if (type == 12)
+        return (int)sizeof(char *);
     if (ncs_inq_type_size(type, &sz) != NCS_NOERR)
         return -1;
     return (int)sz;
