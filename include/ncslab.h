@@ -320,6 +320,45 @@ int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf);
 int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
              const void *buf);
 
+/* ---- chunked storage (netCDF-4/HDF5 files, classic data model) ---------
+ * Files created with NCS_NETCDF4|NCS_CLASSIC_MODEL store each variable in
+ * chunks, optionally compressed.  These calls are made in define mode,
+ * after ncs_def_var and before any data is written; on classic files they
+ * fail with NCS_ENOTNC4 (except storage NCS_CONTIGUOUS, which is what a
+ * classic file has). */
+#define NCS_CHUNKED    0
+#define NCS_CONTIGUOUS 1
+#define NCS_ENOTNC4    (-111) /* netCDF-4 operation on a classic file */
+#define NCS_ELATEDEF   (-123) /* storage settings after data was written */
+#define NCS_EBADCHUNK  (-127) /* chunk sizes do not fit the variable */
+
+/* Chunk shape of a variable: chunksizes[d] elements along dimension d (each
+ * > 0, at most the dimension's length for fixed dimensions).
+ * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTINDEFINE, NCS_ENOTNC4,
+ * NCS_EBADCHUNK, NCS_EINVAL. */
+int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes);
+int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes);
+/* Shuffle (0/1) and deflate level 0-9 (0: no deflate).  As above. */
+int ncs_def_var_deflate(int ncid, int varid, int shuffle, int deflate, int level);
+int ncs_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *levelp);
+/* Zstandard compression (HDF5 filter 32015) at level 1-22; 0 removes it. */
+int ncs_def_var_zstd(int ncid, int varid, int level);
+int ncs_inq_var_zstd(int ncid, int varid, int *levelp);
+/* Fletcher32 checksums of each chunk (0/1). */
+int ncs_def_var_fletcher32(int ncid, int varid, int fletcher32);
+int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p);
+
+/* The chunk cache: one budget in bytes of decoded chunks, shared by every
+ * open chunked file (default 16 MiB).  Errors: NCS_EINVAL for 0. */
+int ncs_set_chunk_cache(size_t bytes);
+int ncs_get_chunk_cache(size_t *bytesp);
+/* Counters of the chunk cache since the library loaded (or the last reset). */
+int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
+                        unsigned long long *evictionsp,
+                        unsigned long long *bytes_readp,
+                        unsigned long long *bytes_writtenp);
+void ncs_reset_cache_stats(void);
+
 #ifdef __cplusplus
 }
 #endif

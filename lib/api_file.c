@@ -115,6 +115,33 @@ int ncs_inq_type_size(int xtype, size_t *sizep)
 
 /* ---- create and open ------------------------------------------------------------ */
 
+/* The back end for an existing file, by its signature: HDF5 files (netCDF-4)
+ * start with \211HDF\r\n\032\n at offset 0 or at 512, 1024, 2048, ...
+ * (after a user block); anything else is left to the classic decoder. */
+static int probe_format(const char *path, const ncs_store_methods **store)
+{
+    static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+    unsigned char buf[8];
+    uint64_t size, off = 0;
+    ncs_io *io;
+    size_t got;
+    int status = ncsi_io_posix_open(path, 0, &io);
+    if (status != NCS_NOERR)
+        return status;
+    *store = &ncsi_classic_store;
+    status = ncsi_io_size(io, &size);
+    while (status == NCS_NOERR && off + 8 <= size) {
+        status = ncsi_io_read(io, off, buf, 8, &got);
+        if (status == NCS_NOERR && got == 8 && memcmp(buf, sig, 8) == 0) {
+            *store = &ncsi_chunked_store;
+            break;
+        }
+        off = off ? off * 2 : 512;
+    }
+    ncsi_io_close(io);
+    return status;
+}
+
 int ncs_create(const char *path, int cmode, int *ncidp)
 {
     const int known = NCS_WRITE | NCS_NOCLOBBER | NCS_64BIT_DATA | NCS_CLASSIC_MODEL |
@@ -129,8 +156,6 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     if (((cmode & NCS_64BIT_OFFSET) != 0) + ((cmode & NCS_64BIT_DATA) != 0) +
         ((cmode & NCS_NETCDF4) != 0) > 1)
         return NCS_ERR(NCS_EINVAL);
-    if (cmode & NCS_NETCDF4)
-        return NCS_ERR(NCS_ENOTBUILT);
 
     f = file_new(path);
     if (f == NULL)
@@ -139,7 +164,9 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     f->flags = NCSI_F_WRITE | NCSI_F_INDEF | NCSI_F_CREATED;
     if (cmode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
-    f->store = &ncsi_classic_store;
+    /* NCS_NETCDF4 selects chunked storage; its files are always in the
+     * classic data model, the only one ncslab speaks */
+    f->store = (cmode & NCS_NETCDF4) ? &ncsi_chunked_store : &ncsi_classic_store;
     status = f->store->create(f, path, cmode);
     if (status != NCS_NOERR) {
         file_free(f);
@@ -170,7 +197,11 @@ int ncs_open(const char *path, int mode, int *ncidp)
         f->flags |= NCSI_F_WRITE;
     if (mode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
-    f->store = &ncsi_classic_store;
+    status = probe_format(path, &f->store);
+    if (status != NCS_NOERR) {
+        file_free(f);
+        return status;
+    }
     status = f->store->open(f, path, mode);
     if (status != NCS_NOERR) {
         file_free(f);

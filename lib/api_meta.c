@@ -40,7 +40,7 @@ int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
-    max = f->version == 5 ? UINT64_MAX - 3 : f->version == 2 ? (uint64_t)UINT32_MAX - 3
+    max = f->version >= 4 ? UINT64_MAX - 3 : f->version == 2 ? (uint64_t)UINT32_MAX - 3
                                                             : (uint64_t)INT32_MAX - 3;
     if ((uint64_t)len > max)
         return NCS_ERR(NCS_EDIMSIZE);

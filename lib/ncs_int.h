@@ -283,6 +283,14 @@ typedef struct ncs_storage {
     int fletcher32;
 } ncs_storage;
 
+/* Splits a validated slab by a chunk grid (chunk[d] elements along
+ * dimension d): fn gets each touched chunk's coordinates, the part of the
+ * request inside it as a slab local to the chunk (isrec 0, same strides and
+ * map), and the memory offset, in elements, of that part's first element. */
+typedef int (*ncs_chunk_fn)(void *ctx, const uint64_t *ccoord, const ncs_slab *sub,
+                            ptrdiff_t moff);
+int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, void *ctx);
+
 /* ---- files and back ends --------------------------------------------------- */
 typedef struct ncs_file ncs_file;
 
@@ -314,6 +322,7 @@ typedef struct ncs_store_methods {
 } ncs_store_methods;
 
 extern const ncs_store_methods ncsi_classic_store;
+extern const ncs_store_methods ncsi_chunked_store;
 
 #define NCSI_F_WRITE   0x01
 #define NCSI_F_INDEF   0x02

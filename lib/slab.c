@@ -15,6 +15,8 @@
  */
 #include "ncs_int.h"
 
+#include <stdlib.h>
+
 typedef struct sdim {
     uint64_t count;
     uint64_t fstep;        /* variable elements between consecutive indices */
@@ -91,4 +93,96 @@ int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
         }
     }
     return NCS_NOERR;
+}
+
+/* ---- slab x chunk grid -----------------------------------------------------
+ * For each dimension the request's indices start + i*stride (i < count) fall
+ * into chunks in runs of consecutive i; a segment is one such run.  Every
+ * combination of one segment per dimension is one chunk's part of the
+ * request, handed to fn as a slab local to that chunk. */
+typedef struct seg {
+    uint64_t c;            /* chunk coordinate */
+    uint64_t i0, n;        /* first i and how many */
+} seg;
+
+int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, void *ctx)
+{
+    seg local[256];
+    seg *segs = local, *dseg[NCS_MAX_VAR_DIMS];
+    uint64_t nseg[NCS_MAX_VAR_DIMS], pos[NCS_MAX_VAR_DIMS], ccoord[NCS_MAX_VAR_DIMS];
+    uint64_t total = 0;
+    ncs_slab sub;
+    int nd = s->ndims, status = NCS_NOERR;
+
+    if (s->nelems == 0)
+        return NCS_NOERR;
+    if (nd == 0) {
+        sub = *s;
+        sub.isrec = 0;
+        ccoord[0] = 0;
+        return fn(ctx, ccoord, &sub, 0);
+    }
+    /* a dimension has at most min(count, chunks spanned) segments */
+    for (int d = 0; d < nd; d++) {
+        uint64_t first = s->start[d] / chunk[d];
+        uint64_t last = (s->start[d] + (s->count[d] - 1) * s->stride[d]) / chunk[d];
+        uint64_t k = last - first + 1;
+        nseg[d] = k < s->count[d] ? k : s->count[d];
+        total += nseg[d];
+    }
+    if (total > sizeof local / sizeof local[0]) {
+        segs = malloc((size_t)total * sizeof *segs);
+        if (segs == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+    }
+    total = 0;
+    for (int d = 0; d < nd; d++) {
+        uint64_t i = 0, k = 0;
+        dseg[d] = segs + total;
+        while (i < s->count[d]) {
+            uint64_t idx = s->start[d] + i * s->stride[d];
+            uint64_t c = idx / chunk[d];
+            uint64_t end = (c + 1) * chunk[d];         /* first index past the chunk */
+            uint64_t n = (end - idx + s->stride[d] - 1) / s->stride[d];
+            if (n > s->count[d] - i)
+                n = s->count[d] - i;
+            dseg[d][k].c = c;
+            dseg[d][k].i0 = i;
+            dseg[d][k].n = n;
+            k++;
+            i += n;
+        }
+        nseg[d] = k;
+        total += k;
+    }
+    sub = *s;
+    sub.isrec = 0;
+    for (int d = 0; d < nd; d++)
+        pos[d] = 0;
+    for (;;) {
+        ptrdiff_t moff = 0;
+        int d;
+        sub.nelems = 1;
+        for (d = 0; d < nd; d++) {
+            const seg *g = &dseg[d][pos[d]];
+            ccoord[d] = g->c;
+            sub.start[d] = s->start[d] + g->i0 * s->stride[d] - g->c * chunk[d];
+            sub.count[d] = g->n;
+            sub.nelems *= g->n;
+            moff += (ptrdiff_t)g->i0 * s->imap[d];
+        }
+        status = fn(ctx, ccoord, &sub, moff);
+        if (status != NCS_NOERR)
+            break;
+        for (d = nd - 1; d >= 0; d--) {
+            if (++pos[d] < nseg[d])
+                break;
+            pos[d] = 0;
+        }
+        if (d < 0)
+            break;
+    }
+    if (segs != local)
+        free(segs);
+    return status;
 }

@@ -1,0 +1,341 @@
+/*
+ * chunkcache.c -- the chunk cache shared by every open chunked file.
+ *
+ * Holds decoded chunks (native byte order) under one budget in bytes.
+ * Entries are found by (owner, chunk index) in an open-addressing hash
+ * table and kept on an LRU list; a dirty entry is written back through its
+ * owner's store callback when evicted, flushed or dropped.  A chunk larger
+ * than the whole budget is still cached alone, so any budget works.
+ *
+ * Invariants: used == sum of the sizes of all entries; the hash table holds
+ * exactly the live entries; a pointer returned by ncsi_cache_get stays
+ * valid until the next call into the cache.  One mutex serialises every
+ * call (see doc/reliability.md for what is thread-safe).
+ */
+#include "ncs_int.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry {
+    void *owner;
+    const ncs_chunk_ops *ops;
+    uint64_t idx;
+    size_t size;
+    int dirty;
+    unsigned char *data;
+    struct entry *prev, *next;   /* LRU list: head is most recent */
+} entry;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t budget = 16u << 20;
+static size_t used;
+static entry *head, *tail;
+static entry **table;            /* open addressing, NULL or TOMB or entry */
+static size_t tcap, tcount, ttombs;
+static ncs_cache_counters counters;
+static entry tomb_marker;
+#define TOMB (&tomb_marker)
+
+static size_t hash(const void *owner, uint64_t idx)
+{
+    uint64_t h = (uint64_t)(uintptr_t)owner * 0x9E3779B97F4A7C15ull ^ idx * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h ^ h >> 29);
+}
+
+static entry **slot_of(const void *owner, uint64_t idx)
+{
+    size_t mask = tcap - 1, i;
+    if (tcap == 0)
+        return NULL;
+    for (i = hash(owner, idx) & mask;; i = (i + 1) & mask) {
+        entry *e = table[i];
+        if (e == NULL)
+            return NULL;
+        if (e != TOMB && e->owner == owner && e->idx == idx)
+            return &table[i];
+    }
+}
+
+static int table_grow(void)
+{
+    size_t ncap = tcap ? tcap * 2 : 256;
+    entry **nt = calloc(ncap, sizeof *nt);
+    if (nt == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (size_t i = 0; i < tcap; i++) {
+        entry *e = table[i];
+        size_t j;
+        if (e == NULL || e == TOMB)
+            continue;
+        for (j = hash(e->owner, e->idx) & (ncap - 1); nt[j] != NULL; j = (j + 1) & (ncap - 1))
+            ;
+        nt[j] = e;
+    }
+    free(table);
+    table = nt;
+    tcap = ncap;
+    ttombs = 0;
+    return NCS_NOERR;
+}
+
+static int table_insert(entry *e)
+{
+    size_t i;
+    if ((tcount + ttombs + 1) * 2 > tcap) {
+        int status = table_grow();
+        if (status != NCS_NOERR)
+            return status;
+    }
+    for (i = hash(e->owner, e->idx) & (tcap - 1); table[i] != NULL && table[i] != TOMB;
+         i = (i + 1) & (tcap - 1))
+        ;
+    if (table[i] == TOMB)
+        ttombs--;
+    table[i] = e;
+    tcount++;
+    return NCS_NOERR;
+}
+
+static void lru_unlink(entry *e)
+{
+    if (e->prev)
+        e->prev->next = e->next;
+    else
+        head = e->next;
+    if (e->next)
+        e->next->prev = e->prev;
+    else
+        tail = e->prev;
+    e->prev = e->next = NULL;
+}
+
+static void lru_push(entry *e)
+{
+    e->prev = NULL;
+    e->next = head;
+    if (head)
+        head->prev = e;
+    head = e;
+    if (tail == NULL)
+        tail = e;
+}
+
+static int write_back(entry *e)
+{
+    int status;
+    if (!e->dirty)
+        return NCS_NOERR;
+    status = e->ops->store(e->owner, e->idx, e->data, e->size);
+    if (status == NCS_NOERR) {
+        e->dirty = 0;
+        counters.bytes_written += e->size;
+    }
+    return status;
+}
+
+/* Removes e from the cache; a dirty entry is written back first (on a
+ * write error it stays cached and dirty, so nothing is lost). */
+static int evict(entry *e, int writeback)
+{
+    entry **slot;
+    if (writeback) {
+        int status = write_back(e);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    slot = slot_of(e->owner, e->idx);
+    assert(slot != NULL);
+    *slot = TOMB;
+    tcount--;
+    ttombs++;
+    lru_unlink(e);
+    used -= e->size;
+    free(e->data);
+    free(e);
+    return NCS_NOERR;
+}
+
+/* Makes room for need more bytes, keeping 'keep' cached. */
+static int make_room(size_t need, const entry *keep)
+{
+    entry *e = tail;
+    while (e != NULL && used + need > budget) {
+        entry *prev = e->prev;
+        if (e != keep) {
+            int status = evict(e, 1);
+            if (status != NCS_NOERR)
+                return status;
+            counters.evictions++;
+        }
+        e = prev;
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
+                   int mode, unsigned char **out)
+{
+    entry **slot, *e;
+    int status = NCS_NOERR;
+    pthread_mutex_lock(&lock);
+    slot = slot_of(owner, idx);
+    if (slot != NULL) {
+        e = *slot;
+        counters.hits++;
+        if (e != head) {
+            lru_unlink(e);
+            lru_push(e);
+        }
+    } else {
+        counters.misses++;
+        status = make_room(size, NULL);
+        if (status != NCS_NOERR)
+            goto done;
+        e = calloc(1, sizeof *e);
+        if (e == NULL || (e->data = malloc(size ? size : 1)) == NULL) {
+            free(e);
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        e->owner = owner;
+        e->ops = ops;
+        e->idx = idx;
+        e->size = size;
+        if (mode != NCSI_CACHE_OVERWRITE) {
+            status = ops->load(owner, idx, e->data, size);
+            if (status != NCS_NOERR) {
+                free(e->data);
+                free(e);
+                goto done;
+            }
+            counters.bytes_read += size;
+        }
+        status = table_insert(e);
+        if (status != NCS_NOERR) {
+            free(e->data);
+            free(e);
+            goto done;
+        }
+        lru_push(e);
+        used += size;
+    }
+    if (mode != NCSI_CACHE_READ)
+        e->dirty = 1;
+    *out = e->data;
+done:
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+/* Entries of owner, in chunk-index order (so write-back is sequential). */
+static int collect(void *owner, entry ***list, size_t *n)
+{
+    size_t k = 0;
+    entry **l;
+    for (entry *e = head; e != NULL; e = e->next)
+        if (e->owner == owner)
+            k++;
+    l = malloc((k ? k : 1) * sizeof *l);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    k = 0;
+    for (entry *e = head; e != NULL; e = e->next)
+        if (e->owner == owner)
+            l[k++] = e;
+    for (size_t i = 1; i < k; i++) {
+        entry *x = l[i];
+        size_t j = i;
+        while (j > 0 && l[j - 1]->idx > x->idx) {
+            l[j] = l[j - 1];
+            j--;
+        }
+        l[j] = x;
+    }
+    *list = l;
+    *n = k;
+    return NCS_NOERR;
+}
+
+int ncsi_cache_flush(void *owner)
+{
+    entry **l;
+    size_t n;
+    int status;
+    pthread_mutex_lock(&lock);
+    status = collect(owner, &l, &n);
+    if (status == NCS_NOERR) {
+        for (size_t i = 0; i < n && status == NCS_NOERR; i++)
+            status = write_back(l[i]);
+        free(l);
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+int ncsi_cache_drop(void *owner, int writeback)
+{
+    entry **l;
+    size_t n;
+    int status, first = NCS_NOERR;
+    pthread_mutex_lock(&lock);
+    status = collect(owner, &l, &n);
+    if (status == NCS_NOERR) {
+        for (size_t i = 0; i < n; i++) {
+            status = evict(l[i], writeback);
+            if (status != NCS_NOERR) {
+                /* keep going: the file is closing; report the first error */
+                if (first == NCS_NOERR)
+                    first = status;
+                evict(l[i], 0);
+            }
+        }
+        free(l);
+        status = first;
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+int ncsi_cache_set_budget(size_t bytes)
+{
+    int status;
+    pthread_mutex_lock(&lock);
+    budget = bytes;
+    status = make_room(0, NULL);
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+size_t ncsi_cache_budget(void)
+{
+    size_t b;
+    pthread_mutex_lock(&lock);
+    b = budget;
+    pthread_mutex_unlock(&lock);
+    return b;
+}
+
+size_t ncsi_cache_used(void)
+{
+    size_t u;
+    pthread_mutex_lock(&lock);
+    u = used;
+    pthread_mutex_unlock(&lock);
+    return u;
+}
+
+void ncsi_cache_counters(ncs_cache_counters *c)
+{
+    pthread_mutex_lock(&lock);
+    *c = counters;
+    pthread_mutex_unlock(&lock);
+}
+
+void ncsi_cache_reset_counters(void)
+{
+    pthread_mutex_lock(&lock);
+    memset(&counters, 0, sizeof counters);
+    pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,721 @@
+/*
+ * chunked.c -- the chunked storage back end: netCDF-4/HDF5 files in the
+ * classic data model, with ncslab's own slab-to-chunk mapping and chunk
+ * cache on top of HDF5's direct chunk I/O.
+ *
+ * Data path: a request is split by the variable's chunk grid
+ * (ncsi_slab_chunks); each chunk comes from the shared cache, decoded and in
+ * native byte order, and the part of the request inside it moves as runs
+ * (ncsi_slab_runs) with type conversion.  A missing chunk (never written,
+ * or beyond the dataset's extent) is made of fill values.  Chunks move
+ * between cache and file as stored bytes: ncslab runs the filter pipeline
+ * (filters.c) and HDF5 only places them (H5Dread_chunk/H5Dwrite_chunk).
+ *
+ * Datasets whose layout or filters ncslab cannot handle itself (contiguous
+ * or compact storage, unknown filters, scalars) go through HDF5's own
+ * selection read and write instead, with the same results.
+ *
+ * The record dimension is dimension 0; growing the record count extends
+ * the dataset written to, as netCDF-C does; reads past a dataset's own
+ * extent (but within the record count) return fill values.
+ */
+#include "chunked.h"
+
+#include <hdf5_hl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static chunked *CS(ncs_file *f)
+{
+    return (chunked *)f->state;
+}
+
+/* ---- per-variable state --------------------------------------------------------- */
+
+cvar *ncsi_cvar_new(chunked *cs, int varid)
+{
+    cvar *v;
+    if (varid >= cs->capvars) {
+        int cap = cs->capvars ? cs->capvars * 2 : 8;
+        cvar **nv;
+        while (cap <= varid)
+            cap *= 2;
+        nv = realloc(cs->vars, (size_t)cap * sizeof *nv);
+        if (nv == NULL)
+            return NULL;
+        memset(nv + cs->capvars, 0, (size_t)(cap - cs->capvars) * sizeof *nv);
+        cs->vars = nv;
+        cs->capvars = cap;
+    }
+    v = calloc(1, sizeof *v);
+    if (v == NULL)
+        return NULL;
+    v->cs = cs;
+    v->varid = varid;
+    v->dset = -1;
+    cs->vars[varid] = v;
+    if (varid >= cs->nvars)
+        cs->nvars = varid + 1;
+    return v;
+}
+
+static void cvar_free(cvar *v)
+{
+    if (v == NULL)
+        return;
+    free(v->h5name);
+    free(v);
+}
+
+/* Default chunk shape (see doc/chunking.md): one record deep for record
+ * variables whose records are not tiny; the other dimensions split into
+ * near-equal pieces until a chunk holds at most TARGET bytes, so edge
+ * chunks waste little space. */
+#define CHUNK_TARGET (256u * 1024u)
+#define SMALL_RECORD 4096u
+
+void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
+{
+    uint64_t pieces[NCS_MAX_VAR_DIMS], bytes;
+    size_t esz = ncsi_type_size(v->type);
+    int first = v->isrec ? 1 : 0;
+    (void)m;
+    for (int d = 0; d < v->ndims; d++) {
+        pieces[d] = 1;
+        chunks[d] = v->shape[d] ? v->shape[d] : 1;
+    }
+    for (;;) {
+        int widest = -1;
+        bytes = esz;
+        for (int d = first; d < v->ndims; d++)
+            bytes *= chunks[d];
+        if (bytes <= CHUNK_TARGET)
+            break;
+        for (int d = first; d < v->ndims; d++)
+            if (chunks[d] > 1 && (widest < 0 || chunks[d] > chunks[widest]))
+                widest = d;
+        if (widest < 0)
+            break;
+        pieces[widest]++;
+        chunks[widest] = (v->shape[widest] + pieces[widest] - 1) / pieces[widest];
+    }
+    if (v->isrec) {
+        /* small records: several per chunk, up to SMALL_RECORD bytes */
+        uint64_t depth = bytes < SMALL_RECORD ? SMALL_RECORD / bytes : 1;
+        chunks[0] = depth ? depth : 1;
+    }
+}
+
+/* Builds the filter pipeline from the settings: shuffle, then deflate or
+ * zstd, then Fletcher-32 over the stored bytes. */
+static void build_pipeline(cvar *v)
+{
+    v->nf = 0;
+    if (v->st.shuffle)
+        v->pipe[v->nf++] = (ncs_filter){ NCSI_FILTER_SHUFFLE, 0 };
+    if (v->st.deflate_level > 0)
+        v->pipe[v->nf++] = (ncs_filter){ NCSI_FILTER_DEFLATE, (unsigned)v->st.deflate_level };
+    if (v->st.zstd_level > 0)
+        v->pipe[v->nf++] = (ncs_filter){ NCSI_FILTER_ZSTD, (unsigned)v->st.zstd_level };
+    if (v->st.fletcher32)
+        v->pipe[v->nf++] = (ncs_filter){ NCSI_FILTER_FLETCHER32, 0 };
+}
+
+int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
+{
+    const ncs_var *v = &m->vars[cv->varid];
+    int i;
+    unsigned char be[8];
+    uint64_t elems = 1;
+
+    cv->ndims = v->ndims;
+    cv->esz = ncsi_type_size(v->type);
+    if (v->ndims == 0)
+        cv->st.contiguous = 1;
+    if (cv->dset < 0) {
+        /* a variable of this define mode: settings become the layout */
+        if (!cv->st.contiguous && !cv->st.chunks_set)
+            ncsi_default_chunks(m, v, cv->st.chunks);
+        build_pipeline(cv);
+        cv->direct = !cv->st.contiguous;
+    }
+    for (int d = 0; d < v->ndims; d++) {
+        cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->st.chunks[d];
+        if (cv->chunk[d] == 0)
+            return NCS_ERR(NCS_EBADCHUNK);
+        cv->grid[d] = v->shape[d] ? (v->shape[d] + cv->chunk[d] - 1) / cv->chunk[d] : 0;
+    }
+    /* cdsz[d]: elements of a chunk in dimensions d.. (as ncs_var.dsizes) */
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        if (ncsi_mul_u64(elems, cv->chunk[d], &elems))
+            return NCS_ERR(NCS_EBADCHUNK);
+        cv->cdsz[d] = elems;
+    }
+    if (elems > SIZE_MAX / cv->esz || elems * cv->esz > ((size_t)1 << 32))
+        return NCS_ERR(NCS_EBADCHUNK);  /* HDF5 chunks are under 4 GiB */
+    cv->chunk_bytes = (size_t)elems * cv->esz;
+    i = ncsi_find_att(&v->atts, "_FillValue");
+    if (i >= 0 && v->atts.a[i].type == v->type && v->atts.a[i].nelems == 1)
+        memcpy(be, v->atts.a[i].xval, cv->esz);
+    else
+        ncsi_default_fill(v->type, be, 1);
+    ncsi_decode(v->type, be, 1, v->type, cv->fill, 1, 5);
+    return NCS_NOERR;
+}
+
+/* ---- moving chunks --------------------------------------------------------------- */
+
+static void fill_chunk(const cvar *v, unsigned char *buf, size_t size)
+{
+    for (size_t i = 0; i + v->esz <= size; i += v->esz)
+        memcpy(buf + i, v->fill, v->esz);
+}
+
+static void swap_bytes(unsigned char *p, size_t size, size_t esz)
+{
+    if (esz < 2)
+        return;
+    for (size_t i = 0; i + esz <= size; i += esz)
+        for (size_t a = 0, b = esz - 1; a < b; a++, b--) {
+            unsigned char t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}
+
+/* Element offsets of chunk idx's first element. */
+static void chunk_offset(const cvar *v, uint64_t idx, hsize_t *off)
+{
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        uint64_t c;
+        if (d == 0) {
+            c = idx;
+        } else {
+            c = idx % v->grid[d];
+            idx /= v->grid[d];
+        }
+        off[d] = c * v->chunk[d];
+    }
+}
+
+static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size)
+{
+    cvar *v = owner;
+    hsize_t off[NCS_MAX_VAR_DIMS], nbytes = 0;
+    uint32_t mask = 0;
+    unsigned char *stored;
+    int status = NCS_NOERR;
+
+    chunk_offset(v, idx, off);
+    if (v->dset < 0 || (v->ndims > 0 && off[0] >= v->extent0) ||
+        H5Dget_chunk_storage_size(v->dset, off, &nbytes) < 0 || nbytes == 0) {
+        fill_chunk(v, buf, size);
+        return NCS_NOERR;
+    }
+    if (v->nf == 0) {
+        if (nbytes != size)
+            return NCS_ERR(NCS_EHDFERR);
+        if (H5Dread_chunk(v->dset, H5P_DEFAULT, off, &mask, buf) < 0)
+            return NCS_ERR(NCS_EHDFERR);
+    } else {
+        stored = malloc((size_t)nbytes);
+        if (stored == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        if (H5Dread_chunk(v->dset, H5P_DEFAULT, off, &mask, stored) < 0)
+            status = NCS_ERR(NCS_EHDFERR);
+        else
+            status = ncsi_filters_decode(v->pipe, v->nf, mask, v->esz, stored,
+                                         (size_t)nbytes, buf, size);
+        free(stored);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (v->swap)
+        swap_bytes(buf, size, v->esz);
+    return NCS_NOERR;
+}
+
+static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size_t size)
+{
+    cvar *v = owner;
+    hsize_t off[NCS_MAX_VAR_DIMS];
+    unsigned char *tmp = NULL, *out = NULL;
+    const unsigned char *data = buf;
+    size_t n = size;
+    int status = NCS_NOERR;
+
+    chunk_offset(v, idx, off);
+    if (v->swap) {
+        tmp = malloc(size);
+        if (tmp == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        memcpy(tmp, buf, size);
+        swap_bytes(tmp, size, v->esz);
+        data = tmp;
+    }
+    if (v->nf > 0) {
+        status = ncsi_filters_encode(v->pipe, v->nf, v->esz, data, size, &out, &n);
+        data = out;
+    }
+    if (status == NCS_NOERR && H5Dwrite_chunk(v->dset, H5P_DEFAULT, 0, off, n, data) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    free(out);
+    free(tmp);
+    return status;
+}
+
+static const ncs_chunk_ops chunk_ops = {
+    .load = chunk_load,
+    .store = chunk_store,
+};
+
+/* ---- the data path ------------------------------------------------------------------ */
+
+typedef struct cx {
+    ncs_file *f;
+    cvar *cv;
+    const ncs_var *v;
+    int memtype;
+    size_t msz;
+    unsigned char *buf;
+    unsigned char *chunkp;
+    ptrdiff_t mbase;
+    int put;
+    int erange;
+} cx;
+
+static int run_in_chunk(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
+                        uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
+{
+    cx *x = ctx;
+    unsigned char *cp = x->chunkp + elem * x->cv->esz;
+    unsigned char *mp = x->buf + (x->mbase + moff) * (ptrdiff_t)x->msz;
+    int r;
+    (void)rec;
+    if (x->put)
+        r = ncsi_convert(x->memtype, mp, mstep, (size_t)n, x->v->type, cp,
+                         (ptrdiff_t)fstep, x->f->version);
+    else
+        r = ncsi_convert(x->v->type, cp, (ptrdiff_t)fstep, (size_t)n, x->memtype, mp,
+                         mstep, x->f->version);
+    if (r == NCS_ERANGE)
+        x->erange = 1;
+    return NCS_NOERR;
+}
+
+static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
+{
+    cx *x = ctx;
+    cvar *cv = x->cv;
+    uint64_t idx = 0;
+    int mode = NCSI_CACHE_READ, whole = 1, edge = 0, status;
+
+    for (int d = 0; d < cv->ndims; d++) {
+        uint64_t valid = cv->chunk[d];
+        if (d > 0 || !x->v->isrec) {
+            idx = idx * cv->grid[d] + ccoord[d];
+            if ((ccoord[d] + 1) * cv->chunk[d] > x->v->shape[d]) {
+                valid = x->v->shape[d] - ccoord[d] * cv->chunk[d];
+                edge = 1;
+            }
+        } else {
+            idx = ccoord[0];
+        }
+        if (!(sub->start[d] == 0 && sub->stride[d] == 1 && sub->count[d] == valid))
+            whole = 0;
+    }
+    if (x->put)
+        mode = whole ? NCSI_CACHE_OVERWRITE : NCSI_CACHE_WRITE;
+    status = ncsi_cache_get(cv, &chunk_ops, idx, cv->chunk_bytes, mode, &x->chunkp);
+    if (status != NCS_NOERR)
+        return status;
+    if (mode == NCSI_CACHE_OVERWRITE && edge)
+        fill_chunk(cv, x->chunkp, cv->chunk_bytes);   /* the part past the edge */
+    x->mbase = moff;
+    return ncsi_slab_runs(sub, cv->cdsz, run_in_chunk, x);
+}
+
+/* ---- HDF5's own path, for layouts ncslab does not move itself ------------------------ */
+
+/* Memory type for HDF5 reads and writes of v's elements. */
+static hid_t memory_type(const ncs_var *v)
+{
+    hid_t t;
+    if (v->type != NCS_CHAR)
+        return H5Tcopy(ncsi_nc4_h5type(v->type));
+    t = H5Tcopy(H5T_C_S1);
+    if (t >= 0)
+        H5Tset_size(t, 1);
+    return t;
+}
+
+/* Reads or writes the selection start/count/stride of the dataset to or
+ * from the dense buffer tmp. */
+static int h5_transfer(cvar *cv, int ndims, const hsize_t *start, const hsize_t *count,
+                       const hsize_t *stride, hid_t mtype, unsigned char *tmp, int put)
+{
+    hid_t fspace = H5Dget_space(cv->dset), mspace;
+    hsize_t n = 1;
+    int status = NCS_NOERR;
+    if (fspace < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    for (int d = 0; d < ndims; d++)
+        n *= count[d];
+    if (ndims > 0 && H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, stride, count, NULL) < 0) {
+        H5Sclose(fspace);
+        return NCS_ERR(NCS_EHDFERR);
+    }
+    mspace = ndims > 0 ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
+    if (mspace < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    else if (put ? H5Dwrite(cv->dset, mtype, mspace, fspace, H5P_DEFAULT, tmp) < 0
+                 : H5Dread(cv->dset, mtype, mspace, fspace, H5P_DEFAULT, tmp) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    H5Sclose(fspace);
+    return status;
+}
+
+static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
+                    int memtype, unsigned char *buf, int put)
+{
+    hsize_t start[NCS_MAX_VAR_DIMS], count[NCS_MAX_VAR_DIMS], stride[NCS_MAX_VAR_DIMS];
+    uint64_t dsz[NCS_MAX_VAR_DIMS], n = 1, per_rec = 1;
+    ncs_slab dense;
+    unsigned char *tmp;
+    hid_t mtype;
+    cx x;
+    int status = NCS_NOERR;
+
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        n *= s->count[d];
+        dsz[d] = n;
+        if (d > 0)
+            per_rec *= s->count[d];
+    }
+    tmp = malloc((size_t)(n ? n : 1) * cv->esz);
+    mtype = memory_type(v);
+    if (tmp == NULL || mtype < 0) {
+        free(tmp);
+        if (mtype >= 0)
+            H5Tclose(mtype);
+        return tmp == NULL ? NCS_ERR(NCS_ENOMEM) : NCS_ERR(NCS_EHDFERR);
+    }
+    /* the request as a dense array of the variable's type, natural order */
+    dense = *s;
+    dense.isrec = 0;
+    for (int d = 0; d < v->ndims; d++) {
+        dense.start[d] = 0;
+        dense.stride[d] = 1;
+        start[d] = s->start[d];
+        count[d] = s->count[d];
+        stride[d] = s->stride[d];
+    }
+    memset(&x, 0, sizeof x);
+    x.f = f;
+    x.cv = cv;
+    x.v = v;
+    x.memtype = memtype;
+    x.msz = ncsi_type_size(memtype);
+    x.buf = buf;
+    x.chunkp = tmp;
+    x.put = put;
+
+    if (put) {
+        status = ncsi_slab_runs(&dense, dsz, run_in_chunk, &x);
+        if (status == NCS_NOERR)
+            status = h5_transfer(cv, v->ndims, start, count, stride, mtype, tmp, 1);
+    } else if (v->isrec && s->start[0] + (s->count[0] - 1) * s->stride[0] >= cv->extent0) {
+        /* records past this dataset's extent are fill values */
+        for (uint64_t i = 0; i < s->count[0] && status == NCS_NOERR; i++) {
+            uint64_t rec = s->start[0] + i * s->stride[0];
+            unsigned char *part = tmp + i * per_rec * cv->esz;
+            if (rec >= cv->extent0) {
+                fill_chunk(cv, part, (size_t)per_rec * cv->esz);
+                continue;
+            }
+            start[0] = rec;
+            count[0] = 1;
+            status = h5_transfer(cv, v->ndims, start, count, stride, mtype, part, 0);
+        }
+    } else {
+        status = h5_transfer(cv, v->ndims, start, count, stride, mtype, tmp, 0);
+    }
+    if (status == NCS_NOERR && !put)
+        status = ncsi_slab_runs(&dense, dsz, run_in_chunk, &x);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    H5Tclose(mtype);
+    free(tmp);
+    return status;
+}
+
+/* ---- store methods ---------------------------------------------------------------------- */
+
+static int ch_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
+{
+    chunked *cs = CS(f);
+    cvar *cv = cs->vars[varid];
+    cx x = { f, cv, &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0 };
+    int status;
+    if (!cv->direct)
+        return fallback(f, cv, x.v, s, memtype, buf, 0);
+    status = ncsi_slab_chunks(s, cv->chunk, chunk_part, &x);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
+/* Grows the record count and this variable's dataset to nrecs records. */
+static int grow_records(ncs_file *f, cvar *cv, const ncs_var *v, uint64_t nrecs)
+{
+    if (nrecs > f->model.numrecs)
+        f->model.numrecs = nrecs;
+    if (nrecs > cv->extent0) {
+        hsize_t dims[NCS_MAX_VAR_DIMS];
+        for (int d = 0; d < v->ndims; d++)
+            dims[d] = v->shape[d];
+        dims[0] = nrecs;
+        if (H5Dset_extent(cv->dset, dims) < 0)
+            return NCS_ERR(NCS_EHDFERR);
+        cv->extent0 = nrecs;
+    }
+    return NCS_NOERR;
+}
+
+static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
+{
+    chunked *cs = CS(f);
+    cvar *cv = cs->vars[varid];
+    cx x = { f, cv, &f->model.vars[varid], memtype, ncsi_type_size(memtype),
+             (unsigned char *)buf, NULL, 0, 1, 0 };
+    int status = NCS_NOERR;
+    if (x.v->isrec && s->recs_needed > cv->extent0)
+        status = grow_records(f, cv, x.v, s->recs_needed);
+    if (status != NCS_NOERR || s->nelems == 0)
+        return status;
+    if (!cv->direct)
+        return fallback(f, cv, x.v, s, memtype, (unsigned char *)buf, 1);
+    status = ncsi_slab_chunks(s, cv->chunk, chunk_part, &x);
+    if (status == NCS_NOERR && (f->flags & NCSI_F_SHARE))
+        status = ncsi_cache_flush(cv);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
+static int ch_new_state(ncs_file *f, hid_t fid)
+{
+    chunked *cs = calloc(1, sizeof *cs);
+    if (cs == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    cs->fid = fid;
+    cs->version = 4;
+    f->state = cs;
+    f->version = 4;
+    return NCS_NOERR;
+}
+
+static void ch_free_state(ncs_file *f)
+{
+    chunked *cs = CS(f);
+    if (cs == NULL)
+        return;
+    for (int i = 0; i < cs->nvars; i++)
+        cvar_free(cs->vars[i]);
+    free(cs->vars);
+    for (int d = 0; d < cs->ndimds; d++)
+        free(cs->dimnames[d]);
+    free(cs->dimnames);
+    free(cs->dimds);
+    free(cs);
+    f->state = NULL;
+}
+
+static int ch_create(ncs_file *f, const char *path, int cmode)
+{
+    hid_t fid;
+    int status = ncsi_nc4_create(path, cmode, &fid);
+    if (status != NCS_NOERR)
+        return status;
+    status = ch_new_state(f, fid);
+    if (status != NCS_NOERR) {
+        H5Fclose(fid);
+        unlink(path);
+    }
+    return status;
+}
+
+static int ch_open(ncs_file *f, const char *path, int mode)
+{
+    hid_t fid;
+    chunked *cs;
+    int status = ncsi_nc4_open(path, (mode & NCS_WRITE) != 0, &fid);
+    if (status != NCS_NOERR)
+        return status;
+    status = ch_new_state(f, fid);
+    if (status != NCS_NOERR) {
+        H5Fclose(fid);
+        return status;
+    }
+    cs = CS(f);
+    status = ncsi_nc4_read(cs, &f->model);
+    for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++) {
+        cs->vars[i]->attached = 1;
+        status = ncsi_cvar_setup(cs->vars[i], &f->model);
+    }
+    if (status != NCS_NOERR) {
+        ncsi_nc4_close_objects(cs);
+        ncsi_model_free(&f->model);
+        ch_free_state(f);
+        H5Fclose(fid);
+    }
+    return status;
+}
+
+/* A cvar for every variable of the model (new ones get default settings). */
+static int ensure_cvars(ncs_file *f)
+{
+    chunked *cs = CS(f);
+    for (int i = 0; i < f->model.nvars; i++)
+        if (i >= cs->nvars || cs->vars[i] == NULL)
+            if (ncsi_cvar_new(cs, i) == NULL)
+                return NCS_ERR(NCS_ENOMEM);
+    return NCS_NOERR;
+}
+
+static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_minfree,
+                     size_t r_align)
+{
+    chunked *cs = CS(f);
+    int status = ensure_cvars(f);
+    (void)h_minfree;
+    (void)v_align;
+    (void)v_minfree;
+    (void)r_align;
+    for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++)
+        if (cs->vars[i]->dset < 0)
+            status = ncsi_cvar_setup(cs->vars[i], &f->model);
+    if (status == NCS_NOERR)
+        status = ncsi_nc4_write(cs, &f->model);
+    return status;
+}
+
+static int ch_write_header(ncs_file *f)
+{
+    CS(f)->meta_dirty = 1;
+    if (f->flags & NCSI_F_SHARE)
+        return ncsi_nc4_write(CS(f), &f->model);
+    return NCS_NOERR;
+}
+
+static int flush_data(ncs_file *f)
+{
+    chunked *cs = CS(f);
+    int status = NCS_NOERR;
+    for (int i = 0; i < cs->nvars && status == NCS_NOERR; i++)
+        if (cs->vars[i] != NULL)
+            status = ncsi_cache_flush(cs->vars[i]);
+    return status;
+}
+
+static int ch_sync(ncs_file *f)
+{
+    chunked *cs = CS(f);
+    int status = NCS_NOERR;
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_NOERR;
+    status = flush_data(f);
+    if (status == NCS_NOERR && cs->meta_dirty)
+        status = ncsi_nc4_write(cs, &f->model);
+    if (status == NCS_NOERR && H5Fflush(cs->fid, H5F_SCOPE_LOCAL) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    return status;
+}
+
+static int ch_noop(ncs_file *f)
+{
+    (void)f;
+    return NCS_NOERR;
+}
+
+static int ch_close(ncs_file *f, int abort)
+{
+    chunked *cs = CS(f);
+    int status = NCS_NOERR, s2;
+    int keep = (f->flags & NCSI_F_WRITE) && !(abort && (f->flags & NCSI_F_CREATED));
+    for (int i = 0; i < cs->nvars; i++) {
+        if (cs->vars[i] == NULL)
+            continue;
+        s2 = ncsi_cache_drop(cs->vars[i], keep);
+        if (status == NCS_NOERR)
+            status = s2;
+    }
+    if (keep && !abort && cs->meta_dirty && status == NCS_NOERR)
+        status = ncsi_nc4_write(cs, &f->model);
+    ncsi_nc4_close_objects(cs);
+    if (H5Fclose(cs->fid) < 0 && status == NCS_NOERR)
+        status = NCS_ERR(NCS_EHDFERR);
+    ch_free_state(f);
+    return status;
+}
+
+static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
+{
+    chunked *cs = CS(f);
+    const ncs_var *v = &f->model.vars[varid];
+    int status = ensure_cvars(f);
+    if (status != NCS_NOERR)
+        return status;
+    if (cs->vars[varid]->dset >= 0)
+        return NCS_ERR(NCS_ELATEDEF);
+    if (!st->contiguous) {
+        if (v->ndims == 0)
+            return NCS_ERR(NCS_EINVAL);
+        for (int d = 0; d < v->ndims; d++)
+            if (st->chunks_set && (st->chunks[d] == 0 ||
+                                   (v->shape[d] != 0 && st->chunks[d] > v->shape[d])))
+                return NCS_ERR(NCS_EBADCHUNK);
+    } else if (st->shuffle || st->deflate_level || st->zstd_level || st->fletcher32) {
+        /* filters need chunks */
+        return NCS_ERR(NCS_EINVAL);
+    }
+    cs->vars[varid]->st = *st;
+    return NCS_NOERR;
+}
+
+static int ch_inq_storage(ncs_file *f, int varid, ncs_storage *st)
+{
+    chunked *cs = CS(f);
+    int status = ensure_cvars(f);
+    cvar *cv;
+    if (status != NCS_NOERR)
+        return status;
+    cv = cs->vars[varid];
+    *st = cv->st;
+    if (!st->contiguous && !st->chunks_set && cv->dset < 0) {
+        /* not laid out yet: report the default shape it will get */
+        ncsi_default_chunks(&f->model, &f->model.vars[varid], st->chunks);
+    }
+    if (f->model.vars[varid].ndims == 0)
+        st->contiguous = 1;
+    return NCS_NOERR;
+}
+
+const ncs_store_methods ncsi_chunked_store = {
+    .name = "chunked",
+    .open = ch_open,
+    .create = ch_create,
+    .enddef = ch_enddef,
+    .get = ch_get,
+    .put = ch_put,
+    .write_header = ch_write_header,
+    .sync = ch_sync,
+    .refresh = ch_noop,
+    .reload = ch_noop,
+    .close = ch_close,
+    .def_storage = ch_def_storage,
+    .inq_storage = ch_inq_storage,
+};

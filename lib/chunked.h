@@ -1,0 +1,87 @@
+/*
+ * chunked.h -- shared by the chunked back end's files: chunked.c (the data
+ * path and the store methods) and nc4_meta.c (netCDF-4 metadata in HDF5).
+ *
+ * A chunked file is an HDF5 file laid out as netCDF-4 in the classic data
+ * model, so netCDF-C and ncdump read it:
+ *   /                 root group; attributes: _NCProperties (string),
+ *                     _nc3_strict (int 1: the classic model), then the
+ *                     global attributes in creation order
+ *   /<var>            one dataset per variable, created in varid order;
+ *                     attributes in creation order; DIMENSION_LIST
+ *                     references its dimension scales; _Netcdf4Coordinates
+ *                     (int[ndims], the dimids) on multi-dimensional and
+ *                     coordinate variables
+ *   /<dim>            a dimension scale per dimension: the coordinate
+ *                     variable's dataset when there is one, else a
+ *                     float dataset of the dimension's length whose NAME
+ *                     reads "This is a netCDF dimension but not a netCDF
+ *                     variable.%10d"; _Netcdf4Dimid (int) gives its dimid
+ * Links and attributes are created with creation order tracked, which is
+ * how readers recover varids and attribute order.
+ *
+ * Element data are stored in native (little-endian here) order, chunked,
+ * through ncslab's own filter pipeline and HDF5's direct chunk I/O.
+ */
+#ifndef NCS_CHUNKED_H
+#define NCS_CHUNKED_H
+
+#include "ncs_int.h"
+#include <hdf5.h>
+
+typedef struct chunked chunked;
+
+typedef struct cvar {
+    chunked *cs;
+    int varid;
+    hid_t dset;                  /* -1 until the dataset exists */
+    char *h5name;                /* its link name in the file */
+    ncs_storage st;              /* settings (chunks[] final after enddef) */
+    ncs_filter pipe[NCSI_MAX_FILTERS];
+    int nf;
+    int direct;                  /* chunks move through ncslab's pipeline */
+    int swap;                    /* stored in the other byte order */
+    int ndims;
+    uint64_t chunk[NCS_MAX_VAR_DIMS];
+    uint64_t cdsz[NCS_MAX_VAR_DIMS];   /* element strides inside a chunk */
+    uint64_t grid[NCS_MAX_VAR_DIMS];   /* chunks along each dimension (dim 0 of a
+                                          record variable: unbounded, unused) */
+    size_t esz;
+    size_t chunk_bytes;
+    unsigned char fill[8];       /* native fill value */
+    uint64_t extent0;            /* dataset extent along dimension 0 */
+    int attached;                /* dimension scales attached */
+} cvar;
+
+struct chunked {
+    hid_t fid;
+    int nvars, capvars;
+    cvar **vars;                 /* parallel to the model's variables */
+    int ndimds;
+    hid_t *dimds;                /* dimension-only datasets, -1 where none */
+    char **dimnames;             /* their link names */
+    int meta_dirty;              /* attributes or names to rewrite */
+    int version;
+};
+
+/* ---- nc4_meta.c ---------------------------------------------------------- */
+int  ncsi_nc4_init(void);
+int  ncsi_nc4_create(const char *path, int cmode, hid_t *fidp);
+int  ncsi_nc4_open(const char *path, int write, hid_t *fidp);
+/* Reads the model and the per-variable storage of an open file. */
+int  ncsi_nc4_read(chunked *cs, ncs_model *m);
+/* Brings the file's metadata in line with the model: creates missing
+ * datasets and dimension scales, renames, rewrites every attribute. */
+int  ncsi_nc4_write(chunked *cs, const ncs_model *m);
+/* HDF5 file type of an external type, in native order. */
+hid_t ncsi_nc4_h5type(int xtype);
+void ncsi_nc4_close_objects(chunked *cs);
+
+/* ---- chunked.c ------------------------------------------------------------ */
+cvar *ncsi_cvar_new(chunked *cs, int varid);
+/* Chunk shape, grid and fill of v from its settings and the model. */
+int  ncsi_cvar_setup(cvar *v, const ncs_model *m);
+/* The default chunk shape of a variable (doc/chunking.md). */
+void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks);
+
+#endif /* NCS_CHUNKED_H */

@@ -1,0 +1,1092 @@
+/*
+ * nc4_meta.c -- netCDF-4 metadata in HDF5: reading a file's model, and
+ * writing the model as the objects and attributes netCDF-4 readers expect
+ * (the layout is described in chunked.h).
+ *
+ * Only the classic data model is represented: one group, the classic
+ * types, fixed-size text and numeric attributes.  A file using anything
+ * else (groups, user types, strings) is refused with NCS_ENOTNC or
+ * NCS_EBADTYPE rather than half read.
+ */
+#include "chunked.h"
+
+#include <hdf5_hl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DIM_ONLY_PREFIX "This is a netCDF dimension but not a netCDF variable."
+
+/* Attributes that carry netCDF-4 or dimension-scale bookkeeping, never
+ * shown as netCDF attributes. */
+static int reserved_att(const char *name)
+{
+    static const char *const names[] = {
+        "CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "_Netcdf4Coordinates",
+        "_Netcdf4Dimid", "_nc3_strict", "_NCProperties", "_SuperblockVersion",
+        "_IsNetcdf4", "_Format", "_QuantizeBitGroomNumberOfSignificantDigits",
+        "_QuantizeGranularBitRoundNumberOfSignificantDigits",
+        "_QuantizeBitRoundNumberOfSignificantBits",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+hid_t ncsi_nc4_h5type(int xtype)
+{
+    switch (xtype) {
+    case NCS_BYTE:   return H5T_NATIVE_SCHAR;
+    case NCS_CHAR:   return H5T_NATIVE_UCHAR;   /* stored as a 1-byte string */
+    case NCS_SHORT:  return H5T_NATIVE_SHORT;
+    case NCS_INT:    return H5T_NATIVE_INT;
+    case NCS_FLOAT:  return H5T_NATIVE_FLOAT;
+    case NCS_DOUBLE: return H5T_NATIVE_DOUBLE;
+    case NCS_UBYTE:  return H5T_NATIVE_UCHAR;
+    case NCS_USHORT: return H5T_NATIVE_USHORT;
+    case NCS_UINT:   return H5T_NATIVE_UINT;
+    case NCS_INT64:  return H5T_NATIVE_LLONG;
+    case NCS_UINT64: return H5T_NATIVE_ULLONG;
+    default:         return -1;
+    }
+}
+
+/* The netCDF type of an HDF5 type; *swap says whether its byte order is
+ * not the machine's.  0 when it has none. */
+static int nc_type_of(hid_t t, int *swap)
+{
+    H5T_class_t cls = H5Tget_class(t);
+    size_t size = H5Tget_size(t);
+    H5T_order_t order;
+    *swap = 0;
+    if (cls == H5T_STRING) {
+        if (H5Tis_variable_str(t) > 0 || size != 1)
+            return 0;
+        return NCS_CHAR;
+    }
+    order = H5Tget_order(t);
+#ifdef WORDS_BIGENDIAN
+    *swap = size > 1 && order == H5T_ORDER_LE;
+#else
+    *swap = size > 1 && order == H5T_ORDER_BE;
+#endif
+    if (cls == H5T_INTEGER) {
+        int sgn = H5Tget_sign(t) == H5T_SGN_2;
+        switch (size) {
+        case 1: return sgn ? NCS_BYTE : NCS_UBYTE;
+        case 2: return sgn ? NCS_SHORT : NCS_USHORT;
+        case 4: return sgn ? NCS_INT : NCS_UINT;
+        case 8: return sgn ? NCS_INT64 : NCS_UINT64;
+        default: return 0;
+        }
+    }
+    if (cls == H5T_FLOAT)
+        return size == 4 ? NCS_FLOAT : size == 8 ? NCS_DOUBLE : 0;
+    return 0;
+}
+
+/* A fixed-size ASCII string type of n bytes, NUL-terminated padding, as
+ * netCDF-4 stores text. */
+static hid_t text_type(size_t n)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    if (H5Tset_size(t, n ? n : 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
+        H5Tset_cset(t, H5T_CSET_ASCII) < 0) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+/* ---- files ------------------------------------------------------------------- */
+
+static int nc4_initialised;
+
+int ncsi_nc4_init(void)
+{
+    if (!nc4_initialised) {
+        if (H5open() < 0)
+            return NCS_ERR(NCS_EHDFERR);
+        /* failures are reported as status codes, not printed */
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+        nc4_initialised = 1;
+    }
+    return NCS_NOERR;
+}
+
+static hid_t file_access_plist(void)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0)
+        return -1;
+    /* readable by HDF5 1.8, as netCDF-C writes its files */
+    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        H5Pclose(fapl);
+        return -1;
+    }
+    return fapl;
+}
+
+int ncsi_nc4_create(const char *path, int cmode, hid_t *fidp)
+{
+    hid_t fcpl = -1, fapl = -1, fid = -1;
+    unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+    int status = ncsi_nc4_init();
+    if (status != NCS_NOERR)
+        return status;
+    if (cmode & NCS_NOCLOBBER) {
+        FILE *probe = fopen(path, "r");
+        if (probe != NULL) {
+            fclose(probe);
+            return NCS_ERR(NCS_EEXIST);
+        }
+    }
+    fcpl = H5Pcreate(H5P_FILE_CREATE);
+    fapl = file_access_plist();
+    if (fcpl < 0 || fapl < 0 || H5Pset_link_creation_order(fcpl, order) < 0 ||
+        H5Pset_attr_creation_order(fcpl, order) < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    fid = H5Fcreate(path, (cmode & NCS_NOCLOBBER) ? H5F_ACC_EXCL : H5F_ACC_TRUNC, fcpl, fapl);
+    if (fid < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    *fidp = fid;
+done:
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return status;
+}
+
+int ncsi_nc4_open(const char *path, int write, hid_t *fidp)
+{
+    hid_t fapl, fid;
+    int status = ncsi_nc4_init();
+    if (status != NCS_NOERR)
+        return status;
+    fapl = file_access_plist();
+    if (fapl < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    fid = H5Fopen(path, write ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
+    H5Pclose(fapl);
+    if (fid < 0)
+        return NCS_ERR(NCS_ENOTNC);
+    *fidp = fid;
+    return NCS_NOERR;
+}
+
+/* ---- attributes -------------------------------------------------------------- */
+
+static int write_att(hid_t obj, const ncs_att *a)
+{
+    hid_t t = -1, space = -1, attr = -1;
+    size_t n = (size_t)a->nelems, esz = ncsi_type_size(a->type);
+    void *native = NULL;
+    int status = NCS_NOERR;
+
+    if (a->type == NCS_CHAR) {
+        t = text_type(n);
+        space = n ? H5Screate(H5S_SCALAR) : H5Screate(H5S_NULL);
+    } else {
+        hsize_t dim = n;
+        t = H5Tcopy(ncsi_nc4_h5type(a->type));
+        space = n ? H5Screate_simple(1, &dim, NULL) : H5Screate(H5S_NULL);
+    }
+    if (t < 0 || space < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    attr = H5Acreate2(obj, a->name, t, space, H5P_DEFAULT, H5P_DEFAULT);
+    if (attr < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    if (n > 0) {
+        native = malloc(n * esz);
+        if (native == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        ncsi_decode(a->type, a->xval, n, a->type, native, 1, 5);
+        if (H5Awrite(attr, t, native) < 0)
+            status = NCS_ERR(NCS_EHDFERR);
+    }
+done:
+    free(native);
+    if (attr >= 0)
+        H5Aclose(attr);
+    if (space >= 0)
+        H5Sclose(space);
+    if (t >= 0)
+        H5Tclose(t);
+    return status;
+}
+
+typedef struct att_walk {
+    ncs_attlist *list;
+    int status;
+} att_walk;
+
+/* Reads one attribute into the walk's list. */
+static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, void *data)
+{
+    att_walk *w = data;
+    hid_t attr = -1, t = -1, space = -1;
+    ncs_att a;
+    hssize_t npoints;
+    int type, swap, status = NCS_NOERR;
+    size_t esz;
+    (void)info;
+
+    if (reserved_att(name))
+        return 0;
+    memset(&a, 0, sizeof a);
+    attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (attr < 0 || (t = H5Aget_type(attr)) < 0 || (space = H5Aget_space(attr)) < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    npoints = H5Sget_select_npoints(space);
+    if (H5Sget_simple_extent_type(space) == H5S_NULL)
+        npoints = 0;
+    if (npoints < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    if (H5Tget_class(t) == H5T_STRING) {
+        size_t size = H5Tget_size(t);
+        if (H5Tis_variable_str(t) > 0) {
+            status = NCS_ERR(NCS_EBADTYPE);
+            goto done;
+        }
+        type = NCS_CHAR;
+        a.nelems = npoints ? (uint64_t)npoints * size : 0;
+    } else {
+        type = nc_type_of(t, &swap);
+        if (type == 0 || type == NCS_CHAR) {
+            status = NCS_ERR(NCS_EBADTYPE);
+            goto done;
+        }
+        a.nelems = (uint64_t)npoints;
+    }
+    a.type = type;
+    esz = ncsi_type_size(type);
+    a.name = strdup(name);
+    a.xval = malloc(a.nelems ? (size_t)a.nelems * esz : 1);
+    if (a.name == NULL || a.xval == NULL) {
+        status = NCS_ERR(NCS_ENOMEM);
+        goto done;
+    }
+    if (a.nelems > 0) {
+        void *native = malloc((size_t)a.nelems * esz);
+        hid_t mt = type == NCS_CHAR ? H5Tcopy(t) : H5Tcopy(ncsi_nc4_h5type(type));
+        if (native == NULL || mt < 0 || H5Aread(attr, mt, native) < 0)
+            status = native == NULL ? NCS_ERR(NCS_ENOMEM) : NCS_ERR(NCS_EHDFERR);
+        else
+            ncsi_encode(type, a.xval, (size_t)a.nelems, type, native, 1, 5);
+        if (mt >= 0)
+            H5Tclose(mt);
+        free(native);
+    }
+    if (status == NCS_NOERR)
+        status = ncsi_attlist_put(w->list, &a);
+done:
+    if (status != NCS_NOERR)
+        ncsi_att_free(&a);
+    if (space >= 0)
+        H5Sclose(space);
+    if (t >= 0)
+        H5Tclose(t);
+    if (attr >= 0)
+        H5Aclose(attr);
+    w->status = status;
+    return status == NCS_NOERR ? 0 : -1;
+}
+
+static int read_atts(hid_t obj, ncs_attlist *list)
+{
+    att_walk w = { list, NCS_NOERR };
+    hsize_t idx = 0;
+    /* creation order where the file tracks it, else by name */
+    if (H5Aiterate2(obj, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, read_att_cb, &w) < 0) {
+        if (w.status != NCS_NOERR)
+            return w.status;
+        ncsi_attlist_free(list);
+        idx = 0;
+        if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, read_att_cb, &w) < 0)
+            return w.status != NCS_NOERR ? w.status : NCS_ERR(NCS_EHDFERR);
+    }
+    return NCS_NOERR;
+}
+
+static herr_t collect_names_cb(hid_t obj, const char *name, const H5A_info_t *info, void *data)
+{
+    ncs_attlist *l = data;
+    ncs_att a;
+    (void)obj;
+    (void)info;
+    if (reserved_att(name))
+        return 0;
+    memset(&a, 0, sizeof a);
+    a.name = strdup(name);
+    a.xval = malloc(1);
+    if (a.name == NULL || a.xval == NULL || ncsi_attlist_put(l, &a) != NCS_NOERR) {
+        ncsi_att_free(&a);
+        return -1;
+    }
+    return 0;
+}
+
+/* Replaces every netCDF attribute of obj by the list, in its order. */
+static int rewrite_atts(hid_t obj, const ncs_attlist *list)
+{
+    ncs_attlist old = { 0, 0, NULL };
+    hsize_t idx = 0;
+    int status = NCS_NOERR;
+    if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_names_cb, &old) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    for (int i = 0; i < old.n && status == NCS_NOERR; i++)
+        if (H5Adelete(obj, old.a[i].name) < 0)
+            status = NCS_ERR(NCS_EHDFERR);
+    ncsi_attlist_free(&old);
+    for (int i = 0; i < list->n && status == NCS_NOERR; i++)
+        status = write_att(obj, &list->a[i]);
+    return status;
+}
+
+static int write_int_att(hid_t obj, const char *name, int ndims, const int *vals)
+{
+    hid_t space, attr;
+    hsize_t dim = (hsize_t)ndims;
+    int status = NCS_NOERR;
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
+    space = ndims < 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    if (space < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    attr = H5Acreate2(obj, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+    if (attr < 0 || H5Awrite(attr, H5T_NATIVE_INT, vals) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    if (attr >= 0)
+        H5Aclose(attr);
+    H5Sclose(space);
+    return status;
+}
+
+static int read_int_att(hid_t obj, const char *name, int max, int *vals, int *n)
+{
+    hid_t attr, space;
+    hssize_t np;
+    int status = NCS_NOERR;
+    if (H5Aexists(obj, name) <= 0)
+        return NCS_ERR(NCS_ENOTATT);
+    attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (attr < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    space = H5Aget_space(attr);
+    np = space >= 0 ? H5Sget_simple_extent_npoints(space) : -1;
+    if (np < 1 || np > max || H5Aread(attr, H5T_NATIVE_INT, vals) < 0)
+        status = NCS_ERR(NCS_ENOTNC);
+    *n = (int)np;
+    if (space >= 0)
+        H5Sclose(space);
+    H5Aclose(attr);
+    return status;
+}
+
+static int write_text_att(hid_t obj, const char *name, const char *text)
+{
+    ncs_att a;
+    a.name = (char *)name;
+    a.namelen = 0;
+    a.type = NCS_CHAR;
+    a.nelems = strlen(text);
+    a.xval = (void *)text;
+    if (H5Aexists(obj, name) > 0)
+        H5Adelete(obj, name);
+    return write_att(obj, &a);
+}
+
+/* ---- reading a file ------------------------------------------------------------- */
+
+typedef struct dsinfo {
+    char *name;
+    hid_t ds;
+    int is_scale, dim_only, dimid;
+    haddr_t addr;
+    int rank;
+    hsize_t dims[NCS_MAX_VAR_DIMS], maxdims[NCS_MAX_VAR_DIMS];
+} dsinfo;
+
+typedef struct ds_walk {
+    dsinfo *list;
+    int n, cap;
+    int status;
+} ds_walk;
+
+static int text_att_value(hid_t obj, const char *name, char *buf, size_t cap)
+{
+    hid_t attr, t, mt;
+    size_t size;
+    int ok = 0;
+    if (H5Aexists(obj, name) <= 0)
+        return 0;
+    attr = H5Aopen(obj, name, H5P_DEFAULT);
+    if (attr < 0)
+        return 0;
+    t = H5Aget_type(attr);
+    if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) <= 0 &&
+        (size = H5Tget_size(t)) < cap) {
+        mt = H5Tcopy(t);
+        memset(buf, 0, cap);
+        ok = mt >= 0 && H5Aread(attr, mt, buf) >= 0;
+        if (mt >= 0)
+            H5Tclose(mt);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    H5Aclose(attr);
+    return ok;
+}
+
+static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void *data)
+{
+    ds_walk *w = data;
+    H5O_info_t oi;
+    dsinfo *d;
+    hid_t space;
+    char buf[128];
+    (void)info;
+    if (H5Oget_info_by_name(group, name, &oi, H5P_DEFAULT) < 0) {
+        w->status = NCS_ERR(NCS_EHDFERR);
+        return -1;
+    }
+    if (oi.type != H5O_TYPE_DATASET) {
+        /* groups and named types are outside the classic model */
+        w->status = NCS_ERR(NCS_ENOTNC);
+        return -1;
+    }
+    if (w->n == w->cap) {
+        int cap = w->cap ? w->cap * 2 : 16;
+        dsinfo *nl = realloc(w->list, (size_t)cap * sizeof *nl);
+        if (nl == NULL) {
+            w->status = NCS_ERR(NCS_ENOMEM);
+            return -1;
+        }
+        w->list = nl;
+        w->cap = cap;
+    }
+    d = &w->list[w->n];
+    memset(d, 0, sizeof *d);
+    d->dimid = -1;
+    d->addr = oi.addr;
+    d->name = strdup(name);
+    d->ds = H5Dopen2(group, name, H5P_DEFAULT);
+    if (d->name == NULL || d->ds < 0) {
+        free(d->name);
+        if (d->ds >= 0)
+            H5Dclose(d->ds);
+        w->status = d->name == NULL ? NCS_ERR(NCS_ENOMEM) : NCS_ERR(NCS_EHDFERR);
+        return -1;
+    }
+    w->n++;
+    space = H5Dget_space(d->ds);
+    d->rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+    if (d->rank < 0 || d->rank > NCS_MAX_VAR_DIMS) {
+        if (space >= 0)
+            H5Sclose(space);
+        w->status = NCS_ERR(NCS_ENOTNC);
+        return -1;
+    }
+    H5Sget_simple_extent_dims(space, d->dims, d->maxdims);
+    H5Sclose(space);
+    d->is_scale = text_att_value(d->ds, "CLASS", buf, sizeof buf) &&
+                  strcmp(buf, "DIMENSION_SCALE") == 0;
+    if (d->is_scale && text_att_value(d->ds, "NAME", buf, sizeof buf) &&
+        strncmp(buf, DIM_ONLY_PREFIX, strlen(DIM_ONLY_PREFIX)) == 0)
+        d->dim_only = 1;
+    if (d->is_scale) {
+        int id, n;
+        if (read_int_att(d->ds, "_Netcdf4Dimid", 1, &id, &n) == NCS_NOERR)
+            d->dimid = id;
+    }
+    return 0;
+}
+
+static void free_dslist(ds_walk *w, int keep_open_from)
+{
+    for (int i = 0; i < w->n; i++) {
+        free(w->list[i].name);
+        if (i < keep_open_from && w->list[i].ds >= 0)
+            H5Dclose(w->list[i].ds);
+    }
+    free(w->list);
+}
+
+/* Storage settings and pipeline of an existing dataset. */
+static int read_storage(cvar *cv)
+{
+    hid_t dcpl = H5Dget_create_plist(cv->dset);
+    int status = NCS_NOERR, nf;
+    if (dcpl < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    memset(&cv->st, 0, sizeof cv->st);
+    cv->nf = 0;
+    cv->direct = 0;
+    if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
+        hsize_t ch[NCS_MAX_VAR_DIMS];
+        if (H5Pget_chunk(dcpl, cv->ndims, ch) != cv->ndims) {
+            status = NCS_ERR(NCS_ENOTNC);
+            goto done;
+        }
+        for (int d = 0; d < cv->ndims; d++) {
+            if (ch[d] == 0) {
+                status = NCS_ERR(NCS_ENOTNC);
+                goto done;
+            }
+            cv->st.chunks[d] = ch[d];
+        }
+        cv->st.chunks_set = 1;
+        cv->direct = 1;
+    } else {
+        cv->st.contiguous = 1;
+    }
+    nf = H5Pget_nfilters(dcpl);
+    if (nf < 0 || nf > NCSI_MAX_FILTERS) {
+        cv->direct = 0;
+        nf = nf < 0 ? 0 : nf;
+    }
+    for (int i = 0; i < nf && i < NCSI_MAX_FILTERS; i++) {
+        unsigned flags, cd[8] = { 0 }, config;
+        size_t ncd = 8;
+        char fname[64];
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, sizeof fname,
+                                         fname, &config);
+        if (id < 0) {
+            status = NCS_ERR(NCS_EHDFERR);
+            goto done;
+        }
+        cv->pipe[i].id = (unsigned)id;
+        cv->pipe[i].level = ncd > 0 ? cd[0] : 0;
+        if (!ncsi_filter_known((unsigned)id))
+            cv->direct = 0;
+        if (id == NCSI_FILTER_SHUFFLE)
+            cv->st.shuffle = 1;
+        else if (id == NCSI_FILTER_DEFLATE)
+            cv->st.deflate_level = (int)cv->pipe[i].level;
+        else if (id == NCSI_FILTER_ZSTD)
+            cv->st.zstd_level = (int)cv->pipe[i].level;
+        else if (id == NCSI_FILTER_FLETCHER32)
+            cv->st.fletcher32 = 1;
+    }
+    cv->nf = nf < NCSI_MAX_FILTERS ? nf : NCSI_MAX_FILTERS;
+done:
+    H5Pclose(dcpl);
+    return status;
+}
+
+/* Which dimension each axis of a variable uses: its _Netcdf4Coordinates,
+ * its own dimension for a coordinate variable, else its DIMENSION_LIST. */
+static int var_dimids(const dsinfo *d, const ds_walk *w, const int *dimid_of, int *dimids)
+{
+    int n, status = read_int_att(d->ds, "_Netcdf4Coordinates", NCS_MAX_VAR_DIMS, dimids, &n);
+    if (status == NCS_NOERR && n == d->rank)
+        return NCS_NOERR;
+    if (d->is_scale && d->rank == 1) {
+        dimids[0] = d->dimid;
+        return NCS_NOERR;
+    }
+    if (d->rank == 0)
+        return NCS_NOERR;
+    if (H5Aexists(d->ds, "DIMENSION_LIST") > 0) {
+        for (int ax = 0; ax < d->rank; ax++) {
+            /* walk the scales attached to this axis; take the first */
+            dimids[ax] = -1;
+            for (int i = 0; i < w->n; i++) {
+                if (w->list[i].is_scale &&
+                    H5DSis_attached(d->ds, w->list[i].ds, (unsigned)ax) > 0) {
+                    dimids[ax] = dimid_of[i];
+                    break;
+                }
+            }
+            if (dimids[ax] < 0)
+                return NCS_ERR(NCS_ENOTNC);
+        }
+        return NCS_NOERR;
+    }
+    return NCS_ERR(NCS_ENOTNC);
+}
+
+int ncsi_nc4_read(chunked *cs, ncs_model *m)
+{
+    ds_walk w = { NULL, 0, 0, NCS_NOERR };
+    hsize_t idx = 0;
+    int *dimid_of = NULL, ndims = 0, status = NCS_NOERR, keep = 0;
+
+    memset(m, 0, sizeof *m);
+    m->unlimdim = -1;
+    if (H5Literate(cs->fid, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, ds_cb, &w) < 0) {
+        if (w.status != NCS_NOERR) {
+            status = w.status;
+            goto done;
+        }
+        free_dslist(&w, w.n);
+        memset(&w, 0, sizeof w);
+        idx = 0;
+        if (H5Literate(cs->fid, H5_INDEX_NAME, H5_ITER_INC, &idx, ds_cb, &w) < 0) {
+            status = w.status != NCS_NOERR ? w.status : NCS_ERR(NCS_EHDFERR);
+            goto done;
+        }
+    }
+
+    /* dimensions: every scale; dimids from _Netcdf4Dimid, else in order */
+    dimid_of = malloc((size_t)(w.n ? w.n : 1) * sizeof *dimid_of);
+    if (dimid_of == NULL) {
+        status = NCS_ERR(NCS_ENOMEM);
+        goto done;
+    }
+    for (int i = 0; i < w.n; i++)
+        if (w.list[i].is_scale)
+            ndims++;
+    if (ndims > 0) {
+        m->dims = calloc((size_t)ndims, sizeof *m->dims);
+        cs->dimds = malloc((size_t)ndims * sizeof *cs->dimds);
+        cs->dimnames = calloc((size_t)ndims, sizeof *cs->dimnames);
+        if (m->dims == NULL || cs->dimds == NULL || cs->dimnames == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        m->capdims = ndims;
+        for (int i = 0; i < ndims; i++)
+            cs->dimds[i] = -1;
+        cs->ndimds = ndims;
+    }
+    {
+        int next = 0;
+        for (int i = 0; i < w.n; i++) {
+            dsinfo *d = &w.list[i];
+            int id;
+            dimid_of[i] = -1;
+            if (!d->is_scale)
+                continue;
+            id = d->dimid >= 0 ? d->dimid : next;
+            next++;
+            if (id >= ndims || m->dims[id].name != NULL || d->rank != 1) {
+                status = NCS_ERR(NCS_ENOTNC);
+                goto done;
+            }
+            dimid_of[i] = id;
+            d->dimid = id;
+            m->dims[id].name = strdup(d->name);
+            cs->dimnames[id] = strdup(d->name);
+            if (m->dims[id].name == NULL || cs->dimnames[id] == NULL) {
+                status = NCS_ERR(NCS_ENOMEM);
+                goto done;
+            }
+            if (d->maxdims[0] == H5S_UNLIMITED) {
+                if (m->unlimdim >= 0) {
+                    status = NCS_ERR(NCS_ENOTNC);
+                    goto done;
+                }
+                m->unlimdim = id;
+                m->dims[id].len = 0;
+                if (d->dims[0] > m->numrecs)
+                    m->numrecs = d->dims[0];
+            } else {
+                /* a dimension-only dataset's length is its extent */
+                m->dims[id].len = d->dims[0];
+                if (d->dims[0] == 0) {
+                    status = NCS_ERR(NCS_ENOTNC);
+                    goto done;
+                }
+            }
+        }
+        m->ndims = ndims;
+    }
+
+    /* variables: the other datasets, in creation order */
+    for (int i = 0; i < w.n; i++) {
+        dsinfo *d = &w.list[i];
+        ncs_var *v;
+        cvar *cv;
+        hid_t t;
+        int dimids[NCS_MAX_VAR_DIMS], swap;
+        if (d->dim_only) {
+            cs->dimds[d->dimid] = d->ds;
+            d->ds = -1;
+            continue;
+        }
+        if (m->nvars == m->capvars) {
+            int cap = m->capvars ? m->capvars * 2 : 8;
+            ncs_var *nv = realloc(m->vars, (size_t)cap * sizeof *nv);
+            if (nv == NULL) {
+                status = NCS_ERR(NCS_ENOMEM);
+                goto done;
+            }
+            m->vars = nv;
+            m->capvars = cap;
+        }
+        v = &m->vars[m->nvars];
+        memset(v, 0, sizeof *v);
+        m->nvars++;
+        v->name = strdup(d->name);
+        v->ndims = d->rank;
+        v->dimids = malloc((size_t)(d->rank ? d->rank : 1) * sizeof(int));
+        v->shape = malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
+        v->dsizes = malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
+        if (v->name == NULL || v->dimids == NULL || v->shape == NULL || v->dsizes == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        t = H5Dget_type(d->ds);
+        v->type = t >= 0 ? nc_type_of(t, &swap) : 0;
+        if (t >= 0)
+            H5Tclose(t);
+        if (v->type == 0) {
+            status = NCS_ERR(NCS_EBADTYPE);
+            goto done;
+        }
+        status = var_dimids(d, &w, dimid_of, dimids);
+        if (status != NCS_NOERR)
+            goto done;
+        for (int ax = 0; ax < d->rank; ax++) {
+            if (dimids[ax] < 0 || dimids[ax] >= ndims) {
+                status = NCS_ERR(NCS_ENOTNC);
+                goto done;
+            }
+            v->dimids[ax] = dimids[ax];
+        }
+        status = ncsi_var_shape(m, v);
+        if (status != NCS_NOERR)
+            goto done;
+        for (int ax = 0; ax < d->rank; ax++) {
+            int unl = v->shape[ax] == 0;
+            if ((!unl && d->dims[ax] != v->shape[ax]) ||
+                (unl && d->maxdims[ax] != H5S_UNLIMITED)) {
+                status = NCS_ERR(NCS_ENOTNC);
+                goto done;
+            }
+        }
+        status = read_atts(d->ds, &v->atts);
+        if (status != NCS_NOERR)
+            goto done;
+        cv = ncsi_cvar_new(cs, m->nvars - 1);
+        if (cv == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        cv->dset = d->ds;
+        d->ds = -1;
+        cv->h5name = strdup(d->name);
+        cv->swap = swap;
+        cv->ndims = v->ndims;
+        cv->extent0 = v->ndims > 0 ? d->dims[0] : 1;
+        if (v->isrec && d->dims[0] > m->numrecs)
+            m->numrecs = d->dims[0];
+        if (cv->h5name == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
+        status = read_storage(cv);
+        if (status != NCS_NOERR)
+            goto done;
+    }
+    status = read_atts(cs->fid, &m->gatts);
+    keep = 1;
+done:
+    free(dimid_of);
+    for (int i = 0; i < w.n; i++) {
+        free(w.list[i].name);
+        if (w.list[i].ds >= 0)
+            H5Dclose(w.list[i].ds);
+    }
+    free(w.list);
+    (void)keep;
+    return status;
+}
+
+/* ---- writing the model --------------------------------------------------------------- */
+
+/* The coordinate variable of dimension d: a 1-D variable of its name. */
+static int coord_var(const ncs_model *m, int d)
+{
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        if (v->ndims == 1 && v->dimids[0] == d && strcmp(v->name, m->dims[d].name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static hid_t scale_of(const chunked *cs, const ncs_model *m, int d)
+{
+    int cv = coord_var(m, d);
+    if (cv >= 0)
+        return cs->vars[cv]->dset;
+    return cs->dimds[d];
+}
+
+static int create_dim_only(chunked *cs, const ncs_model *m, int d)
+{
+    const ncs_dim *dim = &m->dims[d];
+    hsize_t len = dim->len, maxlen = dim->len, one = 1;
+    hid_t space = -1, dcpl = -1, ds = -1;
+    char label[128];
+    int status = NCS_NOERR;
+    if (dim->len == 0) {
+        len = 0;
+        maxlen = H5S_UNLIMITED;
+    }
+    space = H5Screate_simple(1, &len, &maxlen);
+    dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (space < 0 || dcpl < 0 ||
+        H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
+        (dim->len == 0 && H5Pset_chunk(dcpl, 1, &one) < 0)) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    ds = H5Dcreate2(cs->fid, dim->name, H5T_IEEE_F32BE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (ds < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    snprintf(label, sizeof label, "%s%10d", DIM_ONLY_PREFIX, (int)dim->len);
+    if (H5DSset_scale(ds, label) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    if (status == NCS_NOERR)
+        status = write_int_att(ds, "_Netcdf4Dimid", -1, &d);
+    cs->dimds[d] = ds;
+    free(cs->dimnames[d]);
+    cs->dimnames[d] = strdup(dim->name);
+    ds = -1;
+done:
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    return status;
+}
+
+static int create_var(chunked *cs, const ncs_model *m, int varid)
+{
+    const ncs_var *v = &m->vars[varid];
+    cvar *cv = cs->vars[varid];
+    hsize_t dims[NCS_MAX_VAR_DIMS], maxdims[NCS_MAX_VAR_DIMS], chunks[NCS_MAX_VAR_DIMS];
+    hid_t space = -1, dcpl = -1, dapl = -1, ds = -1, ftype = -1;
+    int status = NCS_NOERR;
+
+    for (int d = 0; d < v->ndims; d++) {
+        dims[d] = v->shape[d];
+        maxdims[d] = v->shape[d];
+        if (v->shape[d] == 0)
+            maxdims[d] = H5S_UNLIMITED;
+        chunks[d] = cv->chunk[d];
+    }
+    space = v->ndims ? H5Screate_simple(v->ndims, dims, maxdims) : H5Screate(H5S_SCALAR);
+    dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    ftype = v->type == NCS_CHAR ? text_type(1) : H5Tcopy(ncsi_nc4_h5type(v->type));
+    if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
+        H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
+        H5Pset_fill_value(dcpl, ftype, cv->fill) < 0 ||
+        /* chunks come from ncslab's own cache, not HDF5's */
+        H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    if (!cv->st.contiguous && v->ndims > 0) {
+        if (H5Pset_chunk(dcpl, v->ndims, chunks) < 0) {
+            status = NCS_ERR(NCS_EHDFERR);
+            goto done;
+        }
+        for (int i = 0; i < cv->nf && status == NCS_NOERR; i++) {
+            herr_t r = -1;
+            switch (cv->pipe[i].id) {
+            case NCSI_FILTER_SHUFFLE:    r = H5Pset_shuffle(dcpl); break;
+            case NCSI_FILTER_DEFLATE:    r = H5Pset_deflate(dcpl, cv->pipe[i].level); break;
+            case NCSI_FILTER_FLETCHER32: r = H5Pset_fletcher32(dcpl); break;
+            case NCSI_FILTER_ZSTD: {
+                unsigned cd = cv->pipe[i].level;
+                r = H5Pset_filter(dcpl, NCSI_FILTER_ZSTD, H5Z_FLAG_OPTIONAL, 1, &cd);
+                break;
+            }
+            default: break;
+            }
+            if (r < 0)
+                status = NCS_ERR(NCS_EHDFERR);
+        }
+        if (status != NCS_NOERR)
+            goto done;
+    }
+    ds = H5Dcreate2(cs->fid, v->name, ftype, space, H5P_DEFAULT, dcpl, dapl);
+    if (ds < 0) {
+        status = NCS_ERR(NCS_EHDFERR);
+        goto done;
+    }
+    cv->dset = ds;
+    free(cv->h5name);
+    cv->h5name = strdup(v->name);
+    cv->extent0 = v->ndims > 0 ? dims[0] : 1;
+    if (cv->h5name == NULL)
+        status = NCS_ERR(NCS_ENOMEM);
+done:
+    if (ftype >= 0)
+        H5Tclose(ftype);
+    if (dapl >= 0)
+        H5Pclose(dapl);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    return status;
+}
+
+int ncsi_nc4_write(chunked *cs, const ncs_model *m)
+{
+    int status = NCS_NOERR;
+    char props[128];
+    int one = 1;
+
+    /* the file's own marks, once */
+    if (H5Aexists(cs->fid, "_NCProperties") <= 0) {
+        snprintf(props, sizeof props, "version=2,ncslab=%s,hdf5=%u.%u.%u", NCS_VERSION,
+                 H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
+        status = write_text_att(cs->fid, "_NCProperties", props);
+        if (status == NCS_NOERR)
+            status = write_int_att(cs->fid, "_nc3_strict", -1, &one);
+        if (status != NCS_NOERR)
+            return status;
+    }
+
+    /* room for dimensions added since the last write */
+    if (cs->ndimds < m->ndims) {
+        hid_t *nd = realloc(cs->dimds, (size_t)m->ndims * sizeof *nd);
+        char **nn;
+        if (nd == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        cs->dimds = nd;
+        nn = realloc(cs->dimnames, (size_t)m->ndims * sizeof *nn);
+        if (nn == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        cs->dimnames = nn;
+        for (int d = cs->ndimds; d < m->ndims; d++) {
+            cs->dimds[d] = -1;
+            cs->dimnames[d] = NULL;
+        }
+        cs->ndimds = m->ndims;
+    }
+
+    /* renames of existing objects */
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        cvar *cv = cs->vars[i];
+        if (cv->dset >= 0 && strcmp(cv->h5name, m->vars[i].name) != 0) {
+            if (H5Lmove(cs->fid, cv->h5name, cs->fid, m->vars[i].name, H5P_DEFAULT,
+                        H5P_DEFAULT) < 0)
+                return NCS_ERR(NCS_EHDFERR);
+            free(cv->h5name);
+            cv->h5name = strdup(m->vars[i].name);
+        }
+    }
+    for (int d = 0; d < m->ndims; d++) {
+        if (cs->dimds[d] >= 0 && strcmp(cs->dimnames[d], m->dims[d].name) != 0) {
+            if (H5Lmove(cs->fid, cs->dimnames[d], cs->fid, m->dims[d].name, H5P_DEFAULT,
+                        H5P_DEFAULT) < 0)
+                return NCS_ERR(NCS_EHDFERR);
+            free(cs->dimnames[d]);
+            cs->dimnames[d] = strdup(m->dims[d].name);
+        }
+    }
+
+    /* dimension scales of dimensions without a coordinate variable */
+    for (int d = 0; d < m->ndims && status == NCS_NOERR; d++)
+        if (coord_var(m, d) < 0 && cs->dimds[d] < 0)
+            status = create_dim_only(cs, m, d);
+
+    /* new variables, in varid order */
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        const ncs_var *v = &m->vars[i];
+        int newvar = cs->vars[i]->dset < 0;
+        if (!newvar)
+            continue;
+        status = create_var(cs, m, i);
+        if (status != NCS_NOERR)
+            break;
+        for (int d = 0; d < m->ndims && status == NCS_NOERR; d++) {
+            if (coord_var(m, d) != i)
+                continue;
+            if (H5DSset_scale(cs->vars[i]->dset, v->name) < 0)
+                status = NCS_ERR(NCS_EHDFERR);
+            else
+                status = write_int_att(cs->vars[i]->dset, "_Netcdf4Dimid", -1, &d);
+            if (status == NCS_NOERR && cs->dimds[d] >= 0) {
+                /* a dimension-only scale replaced by its coordinate variable:
+                 * move the other variables over, then remove it */
+                for (int j = 0; j < m->nvars && status == NCS_NOERR; j++) {
+                    if (j == i || cs->vars[j]->dset < 0)
+                        continue;
+                    for (int ax = 0; ax < m->vars[j].ndims; ax++)
+                        if (m->vars[j].dimids[ax] == d &&
+                            (H5DSdetach_scale(cs->vars[j]->dset, cs->dimds[d], (unsigned)ax) < 0 ||
+                             H5DSattach_scale(cs->vars[j]->dset, cs->vars[i]->dset, (unsigned)ax) < 0))
+                            status = NCS_ERR(NCS_EHDFERR);
+                }
+                H5Dclose(cs->dimds[d]);
+                cs->dimds[d] = -1;
+                if (H5Ldelete(cs->fid, cs->dimnames[d], H5P_DEFAULT) < 0)
+                    status = NCS_ERR(NCS_EHDFERR);
+            }
+        }
+    }
+    /* attachments and coordinates of the new variables */
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        const ncs_var *v = &m->vars[i];
+        cvar *cv = cs->vars[i];
+        int is_coord = v->ndims == 1 && coord_var(m, v->dimids[0]) == i;
+        if (cv->attached)
+            continue;
+        for (int ax = 0; ax < v->ndims && status == NCS_NOERR; ax++) {
+            if (is_coord)
+                break;
+            if (H5DSattach_scale(cv->dset, scale_of(cs, m, v->dimids[ax]), (unsigned)ax) < 0)
+                status = NCS_ERR(NCS_EHDFERR);
+        }
+        if (status == NCS_NOERR && (v->ndims > 1 || is_coord))
+            status = write_int_att(cv->dset, "_Netcdf4Coordinates", v->ndims, v->dimids);
+        cv->attached = 1;
+    }
+
+    /* every attribute, in the model's order */
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++)
+        status = rewrite_atts(cs->vars[i]->dset, &m->vars[i].atts);
+    if (status == NCS_NOERR)
+        status = rewrite_atts(cs->fid, &m->gatts);
+    if (status == NCS_NOERR)
+        cs->meta_dirty = 0;
+    return status;
+}
+
+void ncsi_nc4_close_objects(chunked *cs)
+{
+    for (int i = 0; i < cs->nvars; i++) {
+        if (cs->vars[i]->dset >= 0)
+            H5Dclose(cs->vars[i]->dset);
+        cs->vars[i]->dset = -1;
+    }
+    for (int d = 0; d < cs->ndimds; d++) {
+        if (cs->dimds[d] >= 0)
+            H5Dclose(cs->dimds[d]);
+        cs->dimds[d] = -1;
+    }
+}
