@@ -383,6 +383,16 @@ static const size_t ones[NCS_MAX_VAR_DIMS] = {
 
 int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
 {
+    ncs_file *f = ncsi_file_get(ncid);
+    /* the common case, in the variable's own type, straight to the back
+     * end; anything unusual takes the general path and its checks */
+    if (f != NULL && f->fast && (unsigned)varid < (unsigned)f->model.nvars &&
+        index != NULL && buf != NULL &&
+        (memtype == NCS_NAT || memtype == f->model.vars[varid].type)) {
+        int status = f->store->get1(f, varid, index, buf);
+        if (status != NCSI_SLOW)
+            return status;
+    }
     return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0);
 }
 

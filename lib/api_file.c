@@ -18,10 +18,11 @@
  * ncid = slot << 16, as netCDF-C numbers its files, so legacy programs that
  * print or compare ncids see familiar values.  Lookups take no lock: a slot
  * is written only by the thread that opens or closes that file. */
-#define MAX_OPEN 32768
-#define ID_SHIFT 16
+#define MAX_OPEN NCSI_MAX_OPEN
+#define ID_SHIFT NCSI_ID_SHIFT
 
-static ncs_file *open_files[MAX_OPEN];
+ncs_file *ncsi_open_files[NCSI_MAX_OPEN];
+#define open_files ncsi_open_files
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static int default_version = 1;
 
@@ -41,6 +42,12 @@ int ncsi_file_register(ncs_file *f)
     return status;
 }
 
+void ncsi_file_modes(ncs_file *f)
+{
+    f->fast = ncsi_fastpath && f->store->get1 != NULL &&
+              !(f->flags & (NCSI_F_INDEF | NCSI_F_SHARE));
+}
+
 void ncsi_file_unregister(ncs_file *f)
 {
     pthread_mutex_lock(&table_lock);
@@ -48,12 +55,25 @@ void ncsi_file_unregister(ncs_file *f)
     pthread_mutex_unlock(&table_lock);
 }
 
-ncs_file *ncsi_file_get(int ncid)
+/* Fast paths: on in release builds, off in debug builds (so the tests run
+ * the general code); NCSLAB_FASTPATH=0 or 1 in the environment decides. */
+#ifdef NCS_DEBUG
+int ncsi_fastpath = 0;
+#else
+int ncsi_fastpath = 1;
+#endif
+static pthread_once_t fastpath_once = PTHREAD_ONCE_INIT;
+
+static void fastpath_from_env(void)
 {
-    int slot = ncid >> ID_SHIFT;
-    if (ncid < 0 || (ncid & ((1 << ID_SHIFT) - 1)) != 0 || slot <= 0 || slot >= MAX_OPEN)
-        return NULL;
-    return open_files[slot];
+    const char *e = getenv("NCSLAB_FASTPATH");
+    if (e != NULL && (e[0] == '0' || e[0] == '1'))
+        ncsi_fastpath = e[0] == '1';
+}
+
+void ncsi_fastpath_init(void)
+{
+    pthread_once(&fastpath_once, fastpath_from_env);
 }
 
 static void file_free(ncs_file *f)
@@ -149,6 +169,7 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     ncs_file *f;
     int status;
 
+    ncsi_fastpath_init();
     if (path == NULL || ncidp == NULL || *path == '\0')
         return NCS_ERR(NCS_EINVAL);
     if (cmode & ~known)
@@ -179,6 +200,7 @@ int ncs_create(const char *path, int cmode, int *ncidp)
         file_free(f);
         return status;
     }
+    ncsi_file_modes(f);
     *ncidp = f->ncid;
     return NCS_NOERR;
 }
@@ -188,6 +210,7 @@ int ncs_open(const char *path, int mode, int *ncidp)
     ncs_file *f;
     int status;
 
+    ncsi_fastpath_init();
     if (path == NULL || ncidp == NULL || *path == '\0')
         return NCS_ERR(NCS_EINVAL);
     f = file_new(path);
@@ -213,6 +236,7 @@ int ncs_open(const char *path, int mode, int *ncidp)
         file_free(f);
         return status;
     }
+    ncsi_file_modes(f);
     *ncidp = f->ncid;
     return NCS_NOERR;
 }
@@ -246,6 +270,7 @@ int ncs_redef(int ncid)
         return status;
     }
     f->flags |= NCSI_F_INDEF;
+    ncsi_file_modes(f);
     return NCS_NOERR;
 }
 
@@ -261,6 +286,7 @@ static int do_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
         f->old = NULL;
     }
     f->flags &= ~(NCSI_F_INDEF | NCSI_F_CREATED);
+    ncsi_file_modes(f);
     return NCS_NOERR;
 }
 

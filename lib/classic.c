@@ -28,12 +28,72 @@
 #define NPAGES      16
 #define SCRATCH_CAP (256 * 1024)
 
+/* Where each element of a variable is, for the one-element fast path:
+ * byte offset = begin + sum(index[d] * bstride[d]), index[d] < lim[d]
+ * (lim[0] of a record variable is the record count). */
+typedef struct fastvar {
+    uint64_t begin;
+    uint64_t *lim;
+    uint64_t *bstride;
+    int nd;
+    int xsz;
+} fastvar;
+
 typedef struct classic {
     ncs_io *io;
     ncs_pc *pc;
     ncs_layout lay;
     unsigned char *scratch;   /* SCRATCH_CAP bytes, for conversions */
+    fastvar *fast;            /* one per variable, after layout */
+    int nfast;
+    uint64_t *fastmem;
 } classic;
+
+/* Rebuilds the fast-path table after the layout or the record count
+ * changed. */
+static int fast_rebuild(ncs_file *f)
+{
+    classic *cl = (classic *)f->state;
+    const ncs_model *m = &f->model;
+    size_t total = 0, used = 0;
+    free(cl->fast);
+    free(cl->fastmem);
+    cl->fast = NULL;
+    cl->fastmem = NULL;
+    cl->nfast = 0;
+    for (int i = 0; i < m->nvars; i++)
+        total += 2 * (size_t)m->vars[i].ndims;
+    cl->fast = calloc((size_t)m->nvars + 1, sizeof *cl->fast);
+    cl->fastmem = malloc((total ? total : 1) * sizeof *cl->fastmem);
+    if (cl->fast == NULL || cl->fastmem == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        fastvar *fv = &cl->fast[i];
+        fv->begin = v->begin;
+        fv->nd = v->ndims;
+        fv->xsz = (int)v->xsz;
+        fv->lim = cl->fastmem + used;
+        fv->bstride = cl->fastmem + used + v->ndims;
+        used += 2 * (size_t)v->ndims;
+        for (int d = 0; d < v->ndims; d++) {
+            fv->lim[d] = (d == 0 && v->isrec) ? m->numrecs : v->shape[d];
+            fv->bstride[d] = (d == 0 && v->isrec) ? cl->lay.recsize
+                           : (d + 1 < v->ndims ? v->dsizes[d + 1] : 1) * v->xsz;
+        }
+    }
+    cl->nfast = m->nvars;
+    return NCS_NOERR;
+}
+
+/* The record count changed: update the fast path's bounds. */
+static void fast_numrecs(ncs_file *f)
+{
+    classic *cl = (classic *)f->state;
+    for (int i = 0; i < cl->nfast; i++)
+        if (f->model.vars[i].isrec)
+            cl->fast[i].lim[0] = f->model.numrecs;
+}
 
 static classic *CL(ncs_file *f)
 {
@@ -398,6 +458,9 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
             return status;
     }
 
+    status = fast_rebuild(f);
+    if (status != NCS_NOERR)
+        return status;
     /* The header goes out before the fill values, as netCDF-C orders it: a
      * fill that fails (a _FillValue of the wrong type) leaves the header
      * written, and the bytes of a later, shorter header must match. */
@@ -579,6 +642,61 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     return status;
 }
 
+/* One element in the variable's own type from the most recently used
+ * page, or NCSI_SLOW. */
+static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
+{
+    const classic *cl = (const classic *)f->state;
+    const fastvar *fv;
+    const unsigned char *p;
+    uint64_t off;
+    if (varid >= cl->nfast)
+        return NCSI_SLOW;
+    fv = &cl->fast[varid];
+    off = fv->begin;
+    for (int d = 0; d < fv->nd; d++) {
+        if (index[d] >= fv->lim[d])
+            return NCSI_SLOW;
+        off += index[d] * fv->bstride[d];
+    }
+    p = ncsi_pc_peek(cl->pc, off, (size_t)fv->xsz);
+    if (p == NULL)
+        return NCSI_SLOW;
+    switch (fv->xsz) {
+    case 1:
+        *(unsigned char *)buf = *p;
+        break;
+    case 2: {
+        uint16_t u;
+        memcpy(&u, p, 2);
+#ifndef WORDS_BIGENDIAN
+        u = __builtin_bswap16(u);
+#endif
+        memcpy(buf, &u, 2);
+        break;
+    }
+    case 4: {
+        uint32_t u;
+        memcpy(&u, p, 4);
+#ifndef WORDS_BIGENDIAN
+        u = __builtin_bswap32(u);
+#endif
+        memcpy(buf, &u, 4);
+        break;
+    }
+    default: {
+        uint64_t u;
+        memcpy(&u, p, 8);
+#ifndef WORDS_BIGENDIAN
+        u = __builtin_bswap64(u);
+#endif
+        memcpy(buf, &u, 8);
+        break;
+    }
+    }
+    return NCS_NOERR;
+}
+
 static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
 {
     xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype),
@@ -593,6 +711,7 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
                 return status;
             f->model.numrecs = end;
             f->flags |= NCSI_F_NDIRTY;
+            fast_numrecs(f);
         }
     }
     status = ncsi_slab_runs(s, x.v->dsizes, put_run, &x);
@@ -634,6 +753,8 @@ static void cl_free_state(ncs_file *f)
         return;
     ncsi_pc_free(cl->pc);
     free(cl->scratch);
+    free(cl->fast);
+    free(cl->fastmem);
     free(cl);
     f->state = NULL;
 }
@@ -678,7 +799,10 @@ static int cl_open(ncs_file *f, const char *path, int mode)
         if (status != NCS_NOERR)
             ncsi_model_free(&f->model);
     }
+    if (status == NCS_NOERR)
+        status = fast_rebuild(f);
     if (status != NCS_NOERR) {
+        ncsi_model_free(&f->model);
         cl_free_state(f);
         ncsi_io_close(io);
         return status;
@@ -712,6 +836,7 @@ static int cl_refresh(ncs_file *f)
     for (int i = 0; i < w; i++)
         n = n << 8 | b[i];
     f->model.numrecs = n;
+    fast_numrecs(f);
     return NCS_NOERR;
 }
 
@@ -736,7 +861,7 @@ static int cl_reload(ncs_file *f)
     ncsi_model_free(&f->model);
     f->model = m;
     cl->lay = lay;
-    return NCS_NOERR;
+    return fast_rebuild(f);
 }
 
 static int cl_sync(ncs_file *f)
@@ -787,6 +912,7 @@ const ncs_store_methods ncsi_classic_store = {
     .create = cl_create,
     .enddef = cl_enddef,
     .get = cl_get,
+    .get1 = cl_get1,
     .put = cl_put,
     .write_header = cl_write_header,
     .sync = cl_sync,

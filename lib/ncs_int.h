@@ -43,6 +43,9 @@ const char *ncsi_last_error_site(void);
  * so that the tests run the general code too.  Debug builds start with them
  * off; NCSLAB_FASTPATH=0/1 in the environment overrides at first open. */
 extern int ncsi_fastpath;
+void ncsi_fastpath_init(void);
+/* A back end's answer when its fast path does not apply. */
+#define NCSI_SLOW 1
 
 /* ---- checked arithmetic ------------------------------------------------- */
 static inline int ncsi_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
@@ -97,6 +100,17 @@ static inline int ncsi_io_close(ncs_io *io) { return io->m->close(io); }
  * of the file return zeros (the bytes a sparse file would hold).  Requests of
  * at least a page bypass the cache (after flushing what they overlap). */
 typedef struct ncs_pc ncs_pc;
+/* The most recently used page, readable without a call: [lo, hi) of the
+ * file is at base.  Kept first in struct ncs_pc. */
+typedef struct ncs_pc_window {
+    uint64_t lo, hi;
+    unsigned char *base;
+} ncs_pc_window;
+static inline const unsigned char *ncsi_pc_peek(const ncs_pc *pc, uint64_t off, size_t n)
+{
+    const ncs_pc_window *w = (const ncs_pc_window *)pc;
+    return (off >= w->lo && off + n <= w->hi) ? w->base + (off - w->lo) : NULL;
+}
 int  ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp);
 void ncsi_pc_free(ncs_pc *pc);                  /* drops dirty data */
 int  ncsi_pc_read(ncs_pc *pc, uint64_t off, void *buf, size_t n);
@@ -306,6 +320,10 @@ typedef struct ncs_store_methods {
     int (*enddef)(ncs_file *f, size_t h_minfree, size_t v_align,
                   size_t v_minfree, size_t r_align);
     int (*get)(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
+    /* Optional: one element in the variable's own type; NCSI_SLOW when the
+     * case is not the simple one (an index out of range included).  Called
+     * only in data mode, with valid varid, index and buf. */
+    int (*get1)(ncs_file *f, int varid, const size_t *index, void *buf);
     int (*put)(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
     /* Writes the header only when no layout change is needed (data mode
      * attribute and rename updates). */
@@ -335,6 +353,7 @@ extern const ncs_store_methods ncsi_chunked_store;
 struct ncs_file {
     int ncid;
     int flags;
+    int fast;               /* store->get1 may be tried (see ncsi_file_modes) */
     int version;            /* 1, 2, 5 classic; 4 chunked */
     ncs_model model;
     ncs_model *old;         /* model at ncs_redef, for layout moves and abort */
@@ -344,7 +363,21 @@ struct ncs_file {
 };
 
 int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
+/* Recomputes what depends on the file's mode flags (f->fast). */
+void ncsi_file_modes(ncs_file *f);
 void ncsi_file_unregister(ncs_file *f);
-ncs_file *ncsi_file_get(int ncid);            /* NULL: not open */
+
+/* The open file of an ncid, or NULL: ncid = slot << 16, as netCDF-C
+ * numbers its files.  Inline, because every data call starts here. */
+#define NCSI_MAX_OPEN 32768
+#define NCSI_ID_SHIFT 16
+extern ncs_file *ncsi_open_files[NCSI_MAX_OPEN];
+static inline ncs_file *ncsi_file_get(int ncid)
+{
+    unsigned slot = (unsigned)ncid >> NCSI_ID_SHIFT;
+    if (ncid <= 0 || (ncid & ((1 << NCSI_ID_SHIFT) - 1)) != 0 || slot >= NCSI_MAX_OPEN)
+        return NULL;
+    return ncsi_open_files[slot];
+}
 
 #endif /* NCS_INT_H */

@@ -27,6 +27,7 @@ typedef struct page {
 } page;
 
 struct ncs_pc {
+    ncs_pc_window win;     /* first: read by ncsi_pc_peek */
     ncs_io *io;
     size_t psize;
     int npages;
@@ -140,6 +141,10 @@ static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
             if (status != NCS_NOERR)
                 return status;
             victim->valid = 0;
+            if (pc->mru == victim) {
+                pc->mru = NULL;
+                pc->win.lo = pc->win.hi = 0;
+            }
         }
         status = raw_read(pc, pno * pc->psize, victim->buf, pc->psize);
         if (status != NCS_NOERR)
@@ -151,6 +156,11 @@ static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
     }
     p->stamp = ++pc->clock;
     pc->mru = p;
+    /* the window stops at the end of the file, so a peek never reads
+     * past it (reads there must go through the checks) */
+    pc->win.lo = p->pno * pc->psize;
+    pc->win.hi = pc->win.lo + pc->psize < pc->lsize ? pc->win.lo + pc->psize : pc->lsize;
+    pc->win.base = p->buf;
     *pp = p;
     return NCS_NOERR;
 }
@@ -341,5 +351,6 @@ int ncsi_pc_invalidate(ncs_pc *pc)
     for (int i = 0; i < pc->npages; i++)
         pc->pages[i].valid = 0;
     pc->mru = NULL;
+    pc->win.lo = pc->win.hi = 0;
     return ncsi_io_size(pc->io, &pc->lsize);
 }
