@@ -89,11 +89,11 @@ static void file_free(ncs_file *f)
 
 static ncs_file *file_new(const char *path)
 {
-    ncs_file *f = calloc(1, sizeof *f);
+    ncs_file *f = ncsi_calloc(1, sizeof *f);
     if (f == NULL)
         return NULL;
     f->model.unlimdim = -1;
-    f->path = strdup(path);
+    f->path = ncsi_strdup(path);
     if (f->path == NULL) {
         free(f);
         return NULL;
@@ -260,7 +260,7 @@ int ncs_redef(int ncid)
         if (status != NCS_NOERR)
             return status;
     }
-    f->old = malloc(sizeof *f->old);
+    f->old = ncsi_malloc(sizeof *f->old);
     if (f->old == NULL)
         return NCS_ERR(NCS_ENOMEM);
     status = ncsi_model_copy(&f->model, f->old);
@@ -330,7 +330,7 @@ int ncs_abort(int ncid)
     if (f == NULL)
         return NCS_ERR(NCS_EBADID);
     if (f->flags & NCSI_F_CREATED) {
-        char *path = strdup(f->path);
+        char *path = ncsi_strdup(f->path);
         int status = release(f, 1);
         if (path != NULL) {
             unlink(path);

@@ -53,13 +53,13 @@ int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (m->ndims == m->capdims) {
         int cap = m->capdims ? m->capdims * 2 : 8;
-        ncs_dim *nd = realloc(m->dims, (size_t)cap * sizeof *nd);
+        ncs_dim *nd = ncsi_realloc(m->dims, (size_t)cap * sizeof *nd);
         if (nd == NULL)
             return NCS_ERR(NCS_ENOMEM);
         m->dims = nd;
         m->capdims = cap;
     }
-    nm = strdup(name);
+    nm = ncsi_strdup(name);
     if (nm == NULL)
         return NCS_ERR(NCS_ENOMEM);
     m->dims[m->ndims].name = nm;
@@ -125,7 +125,7 @@ static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *nam
     char *nm;
     if (!indef && strlen(name) > xlen)
         return NCS_ERR(NCS_ENOTINDEFINE);
-    nm = strdup(name);
+    nm = ncsi_strdup(name);
     if (nm == NULL)
         return NCS_ERR(NCS_ENOMEM);
     free(*slot);
@@ -189,10 +189,10 @@ int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
     nd = (size_t)ndims;
     v.type = xtype;
     v.ndims = ndims;
-    v.name = strdup(name);
-    v.dimids = malloc((nd ? nd : 1) * sizeof(int));
-    v.shape = malloc((nd ? nd : 1) * sizeof(uint64_t));
-    v.dsizes = malloc((nd ? nd : 1) * sizeof(uint64_t));
+    v.name = ncsi_strdup(name);
+    v.dimids = ncsi_malloc((nd ? nd : 1) * sizeof(int));
+    v.shape = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
+    v.dsizes = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
     if (v.name == NULL || v.dimids == NULL || v.shape == NULL || v.dsizes == NULL) {
         status = NCS_ERR(NCS_ENOMEM);
         goto fail;
@@ -204,7 +204,7 @@ int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
         goto fail;
     if (m->nvars == m->capvars) {
         int cap = m->capvars ? m->capvars * 2 : 8;
-        ncs_var *nv = realloc(m->vars, (size_t)cap * sizeof *nv);
+        ncs_var *nv = ncsi_realloc(m->vars, (size_t)cap * sizeof *nv);
         if (nv == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto fail;
@@ -378,12 +378,12 @@ int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
     if (status != NCS_NOERR)
         return status;
 
-    a.name = strdup(name);
+    a.name = ncsi_strdup(name);
     /* a data-mode rewrite keeps the old name as the header has it */
     a.namelen = (idx >= 0 && !(f->flags & NCSI_F_INDEF)) ? l->a[idx].namelen : 0;
     a.type = xtype;
     a.nelems = len;
-    a.xval = malloc(nbytes ? nbytes : 1);
+    a.xval = ncsi_malloc(nbytes ? nbytes : 1);
     if (a.name == NULL || a.xval == NULL) {
         ncsi_att_free(&a);
         return NCS_ERR(NCS_ENOMEM);
@@ -526,7 +526,7 @@ int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
     if (status != NCS_NOERR)
         return status;
     a = &l->a[idx];
-    tmp = malloc(a->nelems ? (size_t)a->nelems * ncsi_type_size(a->type) : 1);
+    tmp = ncsi_malloc(a->nelems ? (size_t)a->nelems * ncsi_type_size(a->type) : 1);
     if (tmp == NULL)
         return NCS_ERR(NCS_ENOMEM);
     if (a->nelems)

@@ -61,7 +61,7 @@ static entry **slot_of(const void *owner, uint64_t idx)
 static int table_grow(void)
 {
     size_t ncap = tcap ? tcap * 2 : 256;
-    entry **nt = calloc(ncap, sizeof *nt);
+    entry **nt = ncsi_calloc(ncap, sizeof *nt);
     if (nt == NULL)
         return NCS_ERR(NCS_ENOMEM);
     for (size_t i = 0; i < tcap; i++) {
@@ -193,8 +193,8 @@ int ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t s
         status = make_room(size, NULL);
         if (status != NCS_NOERR)
             goto done;
-        e = calloc(1, sizeof *e);
-        if (e == NULL || (e->data = malloc(size ? size : 1)) == NULL) {
+        e = ncsi_calloc(1, sizeof *e);
+        if (e == NULL || (e->data = ncsi_malloc(size ? size : 1)) == NULL) {
             free(e);
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -237,7 +237,7 @@ static int collect(void *owner, entry ***list, size_t *n)
     for (entry *e = head; e != NULL; e = e->next)
         if (e->owner == owner)
             k++;
-    l = malloc((k ? k : 1) * sizeof *l);
+    l = ncsi_malloc((k ? k : 1) * sizeof *l);
     if (l == NULL)
         return NCS_ERR(NCS_ENOMEM);
     k = 0;

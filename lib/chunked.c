@@ -41,14 +41,14 @@ cvar *ncsi_cvar_new(chunked *cs, int varid)
         cvar **nv;
         while (cap <= varid)
             cap *= 2;
-        nv = realloc(cs->vars, (size_t)cap * sizeof *nv);
+        nv = ncsi_realloc(cs->vars, (size_t)cap * sizeof *nv);
         if (nv == NULL)
             return NULL;
         memset(nv + cs->capvars, 0, (size_t)(cap - cs->capvars) * sizeof *nv);
         cs->vars = nv;
         cs->capvars = cap;
     }
-    v = calloc(1, sizeof *v);
+    v = ncsi_calloc(1, sizeof *v);
     if (v == NULL)
         return NULL;
     v->cs = cs;
@@ -219,7 +219,7 @@ static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size
         if (H5Dread_chunk(v->dset, H5P_DEFAULT, off, &mask, buf) < 0)
             return NCS_ERR(NCS_EHDFERR);
     } else {
-        stored = malloc((size_t)nbytes);
+        stored = ncsi_malloc((size_t)nbytes);
         if (stored == NULL)
             return NCS_ERR(NCS_ENOMEM);
         if (H5Dread_chunk(v->dset, H5P_DEFAULT, off, &mask, stored) < 0)
@@ -247,7 +247,7 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
 
     chunk_offset(v, idx, off);
     if (v->swap) {
-        tmp = malloc(size);
+        tmp = ncsi_malloc(size);
         if (tmp == NULL)
             return NCS_ERR(NCS_ENOMEM);
         memcpy(tmp, buf, size);
@@ -395,7 +395,7 @@ static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
         if (d > 0)
             per_rec *= s->count[d];
     }
-    tmp = malloc((size_t)(n ? n : 1) * cv->esz);
+    tmp = ncsi_malloc((size_t)(n ? n : 1) * cv->esz);
     mtype = memory_type(v);
     if (tmp == NULL || mtype < 0) {
         free(tmp);
@@ -508,7 +508,7 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
 
 static int ch_new_state(ncs_file *f, hid_t fid)
 {
-    chunked *cs = calloc(1, sizeof *cs);
+    chunked *cs = ncsi_calloc(1, sizeof *cs);
     if (cs == NULL)
         return NCS_ERR(NCS_ENOMEM);
     cs->fid = fid;

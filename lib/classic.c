@@ -63,8 +63,8 @@ static int fast_rebuild(ncs_file *f)
     cl->nfast = 0;
     for (int i = 0; i < m->nvars; i++)
         total += 2 * (size_t)m->vars[i].ndims;
-    cl->fast = calloc((size_t)m->nvars + 1, sizeof *cl->fast);
-    cl->fastmem = malloc((total ? total : 1) * sizeof *cl->fastmem);
+    cl->fast = ncsi_calloc((size_t)m->nvars + 1, sizeof *cl->fast);
+    cl->fastmem = ncsi_malloc((total ? total : 1) * sizeof *cl->fastmem);
     if (cl->fast == NULL || cl->fastmem == NULL)
         return NCS_ERR(NCS_ENOMEM);
     for (int i = 0; i < m->nvars; i++) {
@@ -283,7 +283,7 @@ static int write_header(ncs_file *f)
     int status;
     if (len > SIZE_MAX)
         return NCS_ERR(NCS_ENOMEM);
-    buf = malloc((size_t)len);
+    buf = ncsi_malloc((size_t)len);
     if (buf == NULL)
         return NCS_ERR(NCS_ENOMEM);
     ncsi_hdr_encode(&f->model, f->version, buf);
@@ -726,12 +726,12 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
 
 static int cl_new_state(ncs_file *f, ncs_io *io)
 {
-    classic *cl = calloc(1, sizeof *cl);
+    classic *cl = ncsi_calloc(1, sizeof *cl);
     int status;
     if (cl == NULL)
         return NCS_ERR(NCS_ENOMEM);
     cl->io = io;
-    cl->scratch = malloc(SCRATCH_CAP);
+    cl->scratch = ncsi_malloc(SCRATCH_CAP);
     if (cl->scratch == NULL) {
         free(cl);
         return NCS_ERR(NCS_ENOMEM);
@@ -766,7 +766,7 @@ static int cl_create(ncs_file *f, const char *path, int cmode)
     int status;
     if (cmode & NCS_NOCLOBBER)
         flags |= NCSI_IO_EXCL;
-    status = ncsi_io_posix_open(path, flags, &io);
+    status = ncsi_io_open(path, flags, &io);
     if (status != NCS_NOERR)
         return status;
     status = cl_new_state(f, io);
@@ -782,7 +782,7 @@ static int cl_open(ncs_file *f, const char *path, int mode)
 {
     ncs_io *io;
     uint64_t fsize;
-    int status = ncsi_io_posix_open(path, (mode & NCS_WRITE) ? NCSI_IO_WRITE : 0, &io);
+    int status = ncsi_io_open(path, (mode & NCS_WRITE) ? NCSI_IO_WRITE : 0, &io);
     if (status != NCS_NOERR)
         return status;
     status = ncsi_io_size(io, &fsize);

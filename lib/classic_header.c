@@ -196,7 +196,7 @@ static int need(rbuf *r, uint64_t n)
         cap = r->fsize;
     if (cap > SIZE_MAX)
         return NCS_ERR(NCS_ENOMEM);
-    nb = realloc(r->buf, (size_t)cap);
+    nb = ncsi_realloc(r->buf, (size_t)cap);
     if (nb == NULL)
         return NCS_ERR(NCS_ENOMEM);
     r->buf = nb;
@@ -280,7 +280,7 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
         *namelen = (uint32_t)n;
         n = len;
     }
-    s = malloc((size_t)n + 1);
+    s = ncsi_malloc((size_t)n + 1);
     if (s == NULL)
         return NCS_ERR(NCS_ENOMEM);
     memcpy(s, r->buf + r->pos, (size_t)n);
@@ -327,7 +327,7 @@ static int get_attlist(rbuf *r, ncs_attlist *l)
         return status;
     if (n == 0)
         return NCS_NOERR;
-    l->a = calloc((size_t)n, sizeof *l->a);
+    l->a = ncsi_calloc((size_t)n, sizeof *l->a);
     if (l->a == NULL)
         return NCS_ERR(NCS_ENOMEM);
     l->cap = (int)n;
@@ -356,7 +356,7 @@ static int get_attlist(rbuf *r, ncs_attlist *l)
         if (status != NCS_NOERR)
             return status;
         a->nelems = nelems;
-        a->xval = malloc(nbytes ? (size_t)nbytes : 1);
+        a->xval = ncsi_malloc(nbytes ? (size_t)nbytes : 1);
         if (a->xval == NULL)
             return NCS_ERR(NCS_ENOMEM);
         memcpy(a->xval, r->buf + r->pos, (size_t)nbytes);
@@ -475,7 +475,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     if (status != NCS_NOERR)
         goto done;
     if (n > 0) {
-        m->dims = calloc((size_t)n, sizeof *m->dims);
+        m->dims = ncsi_calloc((size_t)n, sizeof *m->dims);
         if (m->dims == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -514,7 +514,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     if (status != NCS_NOERR)
         goto done;
     if (n > 0) {
-        m->vars = calloc((size_t)n, sizeof *m->vars);
+        m->vars = ncsi_calloc((size_t)n, sizeof *m->vars);
         if (m->vars == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -541,9 +541,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             goto done;
         }
         v->ndims = (int)nd;
-        v->dimids = malloc((nd ? nd : 1) * sizeof(int));
-        v->shape = malloc((nd ? nd : 1) * sizeof(uint64_t));
-        v->dsizes = malloc((nd ? nd : 1) * sizeof(uint64_t));
+        v->dimids = ncsi_malloc((nd ? nd : 1) * sizeof(int));
+        v->shape = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
+        v->dsizes = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
         if (v->dimids == NULL || v->shape == NULL || v->dsizes == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;

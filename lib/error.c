@@ -1,5 +1,6 @@
 /*
- * error.c -- status codes: messages, and the origin of internal errors.
+ * error.c -- status codes (messages, the origin of internal errors) and the
+ * library's allocation wrappers.
  *
  * Status codes are netCDF's: 0 is success, negative values are NCS_E*,
  * positive values are errno numbers from the system.
@@ -7,7 +8,41 @@
 #include "ncs_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* ---- allocation, with a fault-injection countdown ---------------------- */
+static long alloc_countdown;
+
+void ncsi_fault_alloc(long countdown)
+{
+    alloc_countdown = countdown;
+}
+
+static int alloc_fails(void)
+{
+    return alloc_countdown > 0 && --alloc_countdown == 0;
+}
+
+void *ncsi_malloc(size_t n)
+{
+    return alloc_fails() ? NULL : malloc(n);
+}
+
+void *ncsi_calloc(size_t n, size_t size)
+{
+    return alloc_fails() ? NULL : calloc(n, size);
+}
+
+void *ncsi_realloc(void *p, size_t n)
+{
+    return alloc_fails() ? NULL : realloc(p, n);
+}
+
+char *ncsi_strdup(const char *s)
+{
+    return alloc_fails() ? NULL : strdup(s);
+}
 
 #ifdef NCS_DEBUG
 static _Thread_local const char *err_file;

@@ -76,7 +76,7 @@ int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
                         const unsigned char *raw, size_t n,
                         unsigned char **out, size_t *outn)
 {
-    unsigned char *cur = malloc(n ? n : 1);
+    unsigned char *cur = ncsi_malloc(n ? n : 1);
     size_t curn = n;
     if (cur == NULL)
         return NCS_ERR(NCS_ENOMEM);
@@ -86,7 +86,7 @@ int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
         size_t nextn = 0;
         switch (pipe[i].id) {
         case NCSI_FILTER_SHUFFLE:
-            next = malloc(curn ? curn : 1);
+            next = ncsi_malloc(curn ? curn : 1);
             if (next != NULL) {
                 shuffle(cur, next, curn, esz);
                 nextn = curn;
@@ -94,7 +94,7 @@ int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
             break;
         case NCSI_FILTER_DEFLATE: {
             uLongf cap = compressBound((uLong)curn);
-            next = malloc(cap);
+            next = ncsi_malloc(cap);
             if (next != NULL) {
                 if (compress2(next, &cap, cur, (uLong)curn, (int)pipe[i].level) != Z_OK) {
                     free(next);
@@ -107,7 +107,7 @@ int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
         }
         case NCSI_FILTER_ZSTD: {
             size_t cap = ZSTD_compressBound(curn);
-            next = malloc(cap);
+            next = ncsi_malloc(cap);
             if (next != NULL) {
                 size_t r = ZSTD_compress(next, cap, cur, curn, (int)pipe[i].level);
                 if (ZSTD_isError(r)) {
@@ -121,7 +121,7 @@ int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
         }
         case NCSI_FILTER_FLETCHER32: {
             uint32_t sum = ncsi_fletcher32(cur, curn);
-            next = malloc(curn + 4);
+            next = ncsi_malloc(curn + 4);
             if (next != NULL) {
                 memcpy(next, cur, curn);
                 /* stored little-endian */
@@ -154,7 +154,7 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
                         const unsigned char *stored, size_t sn,
                         unsigned char *raw, size_t n)
 {
-    unsigned char *cur = malloc(sn ? sn : 1);
+    unsigned char *cur = ncsi_malloc(sn ? sn : 1);
     size_t curn = sn;
     if (cur == NULL)
         return NCS_ERR(NCS_ENOMEM);
@@ -166,7 +166,7 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
             continue;
         switch (pipe[i].id) {
         case NCSI_FILTER_SHUFFLE:
-            next = malloc(curn ? curn : 1);
+            next = ncsi_malloc(curn ? curn : 1);
             if (next != NULL) {
                 unshuffle(cur, next, curn, esz);
                 nextn = curn;
@@ -174,7 +174,7 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
             break;
         case NCSI_FILTER_DEFLATE: {
             uLongf len = (uLongf)n;
-            next = malloc(n ? n : 1);
+            next = ncsi_malloc(n ? n : 1);
             if (next != NULL) {
                 int zr = uncompress(next, &len, cur, (uLong)curn);
                 if (zr != Z_OK || len != n) {
@@ -187,7 +187,7 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
             break;
         }
         case NCSI_FILTER_ZSTD: {
-            next = malloc(n ? n : 1);
+            next = ncsi_malloc(n ? n : 1);
             if (next != NULL) {
                 size_t r = ZSTD_decompress(next, n, cur, curn);
                 if (ZSTD_isError(r) || r != n) {

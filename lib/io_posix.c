@@ -112,7 +112,7 @@ int ncsi_io_posix_open(const char *path, int flags, ncs_io **iop)
     if (flags & NCSI_IO_CREATE)
         oflags |= O_CREAT | ((flags & NCSI_IO_EXCL) ? O_EXCL : O_TRUNC);
     oflags |= O_CLOEXEC;
-    p = malloc(sizeof *p);
+    p = ncsi_malloc(sizeof *p);
     if (p == NULL)
         return NCS_ERR(NCS_ENOMEM);
     fd = open(path, oflags, 0666);
@@ -136,3 +136,5 @@ int ncsi_io_posix_open(const char *path, int flags, ncs_io **iop)
     *iop = &p->base;
     return NCS_NOERR;
 }
+
+ncs_io_opener ncsi_io_open = ncsi_io_posix_open;

@@ -92,11 +92,11 @@ void ncsi_attlist_free(ncs_attlist *l)
 static int att_copy(const ncs_att *src, ncs_att *dst)
 {
     size_t nb = (size_t)src->nelems * ncsi_type_size(src->type);
-    dst->name = strdup(src->name);
+    dst->name = ncsi_strdup(src->name);
     dst->namelen = src->namelen;
     dst->type = src->type;
     dst->nelems = src->nelems;
-    dst->xval = malloc(nb ? nb : 1);
+    dst->xval = ncsi_malloc(nb ? nb : 1);
     if (dst->name == NULL || dst->xval == NULL) {
         ncsi_att_free(dst);
         return NCS_ERR(NCS_ENOMEM);
@@ -111,7 +111,7 @@ int ncsi_attlist_copy(const ncs_attlist *src, ncs_attlist *dst)
     dst->a = NULL;
     if (src->n == 0)
         return NCS_NOERR;
-    dst->a = calloc((size_t)src->n, sizeof *dst->a);
+    dst->a = ncsi_calloc((size_t)src->n, sizeof *dst->a);
     if (dst->a == NULL)
         return NCS_ERR(NCS_ENOMEM);
     dst->cap = src->n;
@@ -144,7 +144,7 @@ int ncsi_attlist_put(ncs_attlist *l, ncs_att *a)
     }
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 4;
-        ncs_att *na = realloc(l->a, (size_t)cap * sizeof *na);
+        ncs_att *na = ncsi_realloc(l->a, (size_t)cap * sizeof *na);
         if (na == NULL)
             return NCS_ERR(NCS_ENOMEM);
         l->a = na;
@@ -241,10 +241,10 @@ static int var_copy(const ncs_var *src, ncs_var *dst)
 {
     size_t nd = (size_t)src->ndims;
     *dst = *src;
-    dst->name = strdup(src->name);
-    dst->dimids = malloc((nd ? nd : 1) * sizeof(int));
-    dst->shape = malloc((nd ? nd : 1) * sizeof(uint64_t));
-    dst->dsizes = malloc((nd ? nd : 1) * sizeof(uint64_t));
+    dst->name = ncsi_strdup(src->name);
+    dst->dimids = ncsi_malloc((nd ? nd : 1) * sizeof(int));
+    dst->shape = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
+    dst->dsizes = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
     memset(&dst->atts, 0, sizeof dst->atts);
     if (dst->name == NULL || dst->dimids == NULL || dst->shape == NULL ||
         dst->dsizes == NULL || ncsi_attlist_copy(&src->atts, &dst->atts) != NCS_NOERR) {
@@ -263,21 +263,21 @@ int ncsi_model_copy(const ncs_model *src, ncs_model *dst)
     dst->unlimdim = src->unlimdim;
     dst->numrecs = src->numrecs;
     if (src->ndims > 0) {
-        dst->dims = calloc((size_t)src->ndims, sizeof *dst->dims);
+        dst->dims = ncsi_calloc((size_t)src->ndims, sizeof *dst->dims);
         if (dst->dims == NULL)
             goto nomem;
         dst->capdims = src->ndims;
         for (int i = 0; i < src->ndims; i++) {
             dst->dims[i].len = src->dims[i].len;
             dst->dims[i].namelen = src->dims[i].namelen;
-            dst->dims[i].name = strdup(src->dims[i].name);
+            dst->dims[i].name = ncsi_strdup(src->dims[i].name);
             dst->ndims = i + 1;
             if (dst->dims[i].name == NULL)
                 goto nomem;
         }
     }
     if (src->nvars > 0) {
-        dst->vars = calloc((size_t)src->nvars, sizeof *dst->vars);
+        dst->vars = ncsi_calloc((size_t)src->nvars, sizeof *dst->vars);
         if (dst->vars == NULL)
             goto nomem;
         dst->capvars = src->nvars;

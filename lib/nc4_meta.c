@@ -212,7 +212,7 @@ static int write_att(hid_t obj, const ncs_att *a)
         goto done;
     }
     if (n > 0) {
-        native = malloc(n * esz);
+        native = ncsi_malloc(n * esz);
         if (native == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -281,14 +281,14 @@ static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, v
     }
     a.type = type;
     esz = ncsi_type_size(type);
-    a.name = strdup(name);
-    a.xval = malloc(a.nelems ? (size_t)a.nelems * esz : 1);
+    a.name = ncsi_strdup(name);
+    a.xval = ncsi_malloc(a.nelems ? (size_t)a.nelems * esz : 1);
     if (a.name == NULL || a.xval == NULL) {
         status = NCS_ERR(NCS_ENOMEM);
         goto done;
     }
     if (a.nelems > 0) {
-        void *native = malloc((size_t)a.nelems * esz);
+        void *native = ncsi_malloc((size_t)a.nelems * esz);
         hid_t mt = type == NCS_CHAR ? H5Tcopy(t) : H5Tcopy(ncsi_nc4_h5type(type));
         if (native == NULL || mt < 0 || H5Aread(attr, mt, native) < 0)
             status = native == NULL ? NCS_ERR(NCS_ENOMEM) : NCS_ERR(NCS_EHDFERR);
@@ -338,8 +338,8 @@ static herr_t collect_names_cb(hid_t obj, const char *name, const H5A_info_t *in
     if (reserved_att(name))
         return 0;
     memset(&a, 0, sizeof a);
-    a.name = strdup(name);
-    a.xval = malloc(1);
+    a.name = ncsi_strdup(name);
+    a.xval = ncsi_malloc(1);
     if (a.name == NULL || a.xval == NULL || ncsi_attlist_put(l, &a) != NCS_NOERR) {
         ncsi_att_free(&a);
         return -1;
@@ -478,7 +478,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     }
     if (w->n == w->cap) {
         int cap = w->cap ? w->cap * 2 : 16;
-        dsinfo *nl = realloc(w->list, (size_t)cap * sizeof *nl);
+        dsinfo *nl = ncsi_realloc(w->list, (size_t)cap * sizeof *nl);
         if (nl == NULL) {
             w->status = NCS_ERR(NCS_ENOMEM);
             return -1;
@@ -490,7 +490,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     memset(d, 0, sizeof *d);
     d->dimid = -1;
     d->addr = oi.addr;
-    d->name = strdup(name);
+    d->name = ncsi_strdup(name);
     d->ds = H5Dopen2(group, name, H5P_DEFAULT);
     if (d->name == NULL || d->ds < 0) {
         free(d->name);
@@ -521,16 +521,6 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
             d->dimid = id;
     }
     return 0;
-}
-
-static void free_dslist(ds_walk *w, int keep_open_from)
-{
-    for (int i = 0; i < w->n; i++) {
-        free(w->list[i].name);
-        if (i < keep_open_from && w->list[i].ds >= 0)
-            H5Dclose(w->list[i].ds);
-    }
-    free(w->list);
 }
 
 /* Storage settings and pipeline of an existing dataset. */
@@ -631,7 +621,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
 {
     ds_walk w = { NULL, 0, 0, NCS_NOERR };
     hsize_t idx = 0;
-    int *dimid_of = NULL, ndims = 0, status = NCS_NOERR, keep = 0;
+    int *dimid_of = NULL, ndims = 0, status = NCS_NOERR;
 
     memset(m, 0, sizeof *m);
     m->unlimdim = -1;
@@ -640,7 +630,11 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             status = w.status;
             goto done;
         }
-        free_dslist(&w, w.n);
+        for (int i = 0; i < w.n; i++) {
+            free(w.list[i].name);
+            H5Dclose(w.list[i].ds);
+        }
+        free(w.list);
         memset(&w, 0, sizeof w);
         idx = 0;
         if (H5Literate(cs->fid, H5_INDEX_NAME, H5_ITER_INC, &idx, ds_cb, &w) < 0) {
@@ -650,7 +644,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
     }
 
     /* dimensions: every scale; dimids from _Netcdf4Dimid, else in order */
-    dimid_of = malloc((size_t)(w.n ? w.n : 1) * sizeof *dimid_of);
+    dimid_of = ncsi_malloc((size_t)(w.n ? w.n : 1) * sizeof *dimid_of);
     if (dimid_of == NULL) {
         status = NCS_ERR(NCS_ENOMEM);
         goto done;
@@ -659,9 +653,9 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         if (w.list[i].is_scale)
             ndims++;
     if (ndims > 0) {
-        m->dims = calloc((size_t)ndims, sizeof *m->dims);
-        cs->dimds = malloc((size_t)ndims * sizeof *cs->dimds);
-        cs->dimnames = calloc((size_t)ndims, sizeof *cs->dimnames);
+        m->dims = ncsi_calloc((size_t)ndims, sizeof *m->dims);
+        cs->dimds = ncsi_malloc((size_t)ndims * sizeof *cs->dimds);
+        cs->dimnames = ncsi_calloc((size_t)ndims, sizeof *cs->dimnames);
         if (m->dims == NULL || cs->dimds == NULL || cs->dimnames == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -687,8 +681,8 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             }
             dimid_of[i] = id;
             d->dimid = id;
-            m->dims[id].name = strdup(d->name);
-            cs->dimnames[id] = strdup(d->name);
+            m->dims[id].name = ncsi_strdup(d->name);
+            cs->dimnames[id] = ncsi_strdup(d->name);
             if (m->dims[id].name == NULL || cs->dimnames[id] == NULL) {
                 status = NCS_ERR(NCS_ENOMEM);
                 goto done;
@@ -721,14 +715,11 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         cvar *cv;
         hid_t t;
         int dimids[NCS_MAX_VAR_DIMS], swap;
-        if (d->dim_only) {
-            cs->dimds[d->dimid] = d->ds;
-            d->ds = -1;
+        if (d->dim_only)
             continue;
-        }
         if (m->nvars == m->capvars) {
             int cap = m->capvars ? m->capvars * 2 : 8;
-            ncs_var *nv = realloc(m->vars, (size_t)cap * sizeof *nv);
+            ncs_var *nv = ncsi_realloc(m->vars, (size_t)cap * sizeof *nv);
             if (nv == NULL) {
                 status = NCS_ERR(NCS_ENOMEM);
                 goto done;
@@ -739,11 +730,11 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         v = &m->vars[m->nvars];
         memset(v, 0, sizeof *v);
         m->nvars++;
-        v->name = strdup(d->name);
+        v->name = ncsi_strdup(d->name);
         v->ndims = d->rank;
-        v->dimids = malloc((size_t)(d->rank ? d->rank : 1) * sizeof(int));
-        v->shape = malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
-        v->dsizes = malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
+        v->dimids = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(int));
+        v->shape = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
+        v->dsizes = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
         if (v->name == NULL || v->dimids == NULL || v->shape == NULL || v->dsizes == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -787,7 +778,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         }
         cv->dset = d->ds;
         d->ds = -1;
-        cv->h5name = strdup(d->name);
+        cv->h5name = ncsi_strdup(d->name);
         cv->swap = swap;
         cv->ndims = v->ndims;
         cv->extent0 = v->ndims > 0 ? d->dims[0] : 1;
@@ -801,8 +792,14 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         if (status != NCS_NOERR)
             goto done;
     }
+    /* the dimension-only scales stay open, for later attachments */
+    for (int i = 0; i < w.n; i++) {
+        if (w.list[i].dim_only) {
+            cs->dimds[w.list[i].dimid] = w.list[i].ds;
+            w.list[i].ds = -1;
+        }
+    }
     status = read_atts(cs->fid, &m->gatts);
-    keep = 1;
 done:
     free(dimid_of);
     for (int i = 0; i < w.n; i++) {
@@ -811,7 +808,6 @@ done:
             H5Dclose(w.list[i].ds);
     }
     free(w.list);
-    (void)keep;
     return status;
 }
 
@@ -867,7 +863,7 @@ static int create_dim_only(chunked *cs, const ncs_model *m, int d)
         status = write_int_att(ds, "_Netcdf4Dimid", -1, &d);
     cs->dimds[d] = ds;
     free(cs->dimnames[d]);
-    cs->dimnames[d] = strdup(dim->name);
+    cs->dimnames[d] = ncsi_strdup(dim->name);
     ds = -1;
 done:
     if (ds >= 0)
@@ -937,7 +933,7 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     }
     cv->dset = ds;
     free(cv->h5name);
-    cv->h5name = strdup(v->name);
+    cv->h5name = ncsi_strdup(v->name);
     cv->extent0 = v->ndims > 0 ? dims[0] : 1;
     if (cv->h5name == NULL)
         status = NCS_ERR(NCS_ENOMEM);
@@ -972,12 +968,12 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
 
     /* room for dimensions added since the last write */
     if (cs->ndimds < m->ndims) {
-        hid_t *nd = realloc(cs->dimds, (size_t)m->ndims * sizeof *nd);
+        hid_t *nd = ncsi_realloc(cs->dimds, (size_t)m->ndims * sizeof *nd);
         char **nn;
         if (nd == NULL)
             return NCS_ERR(NCS_ENOMEM);
         cs->dimds = nd;
-        nn = realloc(cs->dimnames, (size_t)m->ndims * sizeof *nn);
+        nn = ncsi_realloc(cs->dimnames, (size_t)m->ndims * sizeof *nn);
         if (nn == NULL)
             return NCS_ERR(NCS_ENOMEM);
         cs->dimnames = nn;
@@ -996,7 +992,7 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
                         H5P_DEFAULT) < 0)
                 return NCS_ERR(NCS_EHDFERR);
             free(cv->h5name);
-            cv->h5name = strdup(m->vars[i].name);
+            cv->h5name = ncsi_strdup(m->vars[i].name);
         }
     }
     for (int d = 0; d < m->ndims; d++) {
@@ -1005,7 +1001,7 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
                         H5P_DEFAULT) < 0)
                 return NCS_ERR(NCS_EHDFERR);
             free(cs->dimnames[d]);
-            cs->dimnames[d] = strdup(m->dims[d].name);
+            cs->dimnames[d] = ncsi_strdup(m->dims[d].name);
         }
     }
 

@@ -47,6 +47,17 @@ void ncsi_fastpath_init(void);
 /* A back end's answer when its fast path does not apply. */
 #define NCSI_SLOW 1
 
+/* ---- memory -----------------------------------------------------------------
+ * Every allocation of the library goes through these, so the fault-injection
+ * tests can make the Nth one fail (ncsi_fault_alloc). */
+void *ncsi_malloc(size_t n);
+void *ncsi_calloc(size_t n, size_t size);
+void *ncsi_realloc(void *p, size_t n);
+char *ncsi_strdup(const char *s);
+/* Fault injection (tests only): the countdown-th allocation from now
+ * fails (0: none). */
+void ncsi_fault_alloc(long countdown);
+
 /* ---- checked arithmetic ------------------------------------------------- */
 static inline int ncsi_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
 {
@@ -85,6 +96,10 @@ struct ncs_io {
 #define NCSI_IO_CREATE 2
 #define NCSI_IO_EXCL   4
 int ncsi_io_posix_open(const char *path, int flags, ncs_io **iop);
+/* How the classic back end opens files: ncsi_io_posix_open, unless a test
+ * has put a fault-injecting wrapper in its place. */
+typedef int (*ncs_io_opener)(const char *path, int flags, ncs_io **iop);
+extern ncs_io_opener ncsi_io_open;
 
 static inline int ncsi_io_read(ncs_io *io, uint64_t off, void *b, size_t n, size_t *got)
 { return io->m->read(io, off, b, n, got); }

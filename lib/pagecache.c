@@ -40,15 +40,15 @@ struct ncs_pc {
 
 int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
 {
-    ncs_pc *pc = calloc(1, sizeof *pc);
+    ncs_pc *pc = ncsi_calloc(1, sizeof *pc);
     int status;
     if (pc == NULL)
         return NCS_ERR(NCS_ENOMEM);
     pc->io = io;
     pc->psize = page_size;
     pc->npages = npages;
-    pc->pages = calloc((size_t)npages, sizeof *pc->pages);
-    pc->mem = malloc(page_size * (size_t)npages);
+    pc->pages = ncsi_calloc((size_t)npages, sizeof *pc->pages);
+    pc->mem = ncsi_malloc(page_size * (size_t)npages);
     if (pc->pages == NULL || pc->mem == NULL) {
         ncsi_pc_free(pc);
         return NCS_ERR(NCS_ENOMEM);
@@ -295,7 +295,7 @@ int ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n)
     int status = NCS_NOERR;
     if (n == 0 || to == from)
         return NCS_NOERR;
-    tmp = malloc(bsz);
+    tmp = ncsi_malloc(bsz);
     if (tmp == NULL)
         return NCS_ERR(NCS_ENOMEM);
     if (to > from) {

@@ -131,7 +131,7 @@ int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, 
         total += nseg[d];
     }
     if (total > sizeof local / sizeof local[0]) {
-        segs = malloc((size_t)total * sizeof *segs);
+        segs = ncsi_malloc((size_t)total * sizeof *segs);
         if (segs == NULL)
             return NCS_ERR(NCS_ENOMEM);
     }
