@@ -12,6 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The NFC form of a caller's name: netCDF stores and compares names
+ * normalised.  A name that is not UTF-8 stays as given, to fail the name
+ * check (or match nothing) where netCDF-C would. */
+static int nfc_name(const char *name, char **out)
+{
+    int status;
+    *out = NULL;
+    if (name == NULL)
+        return NCS_NOERR;
+    status = ncsi_nfc(name, out);
+    if (status == NCS_EBADNAME) {
+        *out = ncsi_strdup(name);
+        status = *out != NULL ? NCS_NOERR : NCS_ERR(NCS_ENOMEM);
+    }
+    return status;
+}
+
 static int get_file(int ncid, ncs_file **fp)
 {
     *fp = ncsi_file_get(ncid);
@@ -26,7 +43,7 @@ static void copy_name(char *dst, const char *src)
 
 /* ---- dimensions ------------------------------------------------------------ */
 
-int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
+static int def_dim_nfc(int ncid, const char *name, size_t len, int *dimidp)
 {
     ncs_file *f;
     ncs_model *m;
@@ -73,7 +90,7 @@ int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
     return NCS_NOERR;
 }
 
-int ncs_inq_dimid(int ncid, const char *name, int *dimidp)
+static int inq_dimid_nfc(int ncid, const char *name, int *dimidp)
 {
     ncs_file *f;
     int id, status = get_file(ncid, &f);
@@ -136,7 +153,7 @@ static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *nam
     return NCS_NOERR;
 }
 
-int ncs_rename_dim(int ncid, int dimid, const char *name)
+static int rename_dim_nfc(int ncid, int dimid, const char *name)
 {
     ncs_file *f;
     int status = get_file(ncid, &f);
@@ -156,7 +173,7 @@ int ncs_rename_dim(int ncid, int dimid, const char *name)
 
 /* ---- variables ---------------------------------------------------------------- */
 
-int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
+static int def_var_nfc(int ncid, const char *name, int xtype, int ndims,
                 const int *dimidsp, int *varidp)
 {
     ncs_file *f;
@@ -225,7 +242,7 @@ fail:
     return status;
 }
 
-int ncs_inq_varid(int ncid, const char *name, int *varidp)
+static int inq_varid_nfc(int ncid, const char *name, int *varidp)
 {
     ncs_file *f;
     int id, status = get_file(ncid, &f);
@@ -291,7 +308,7 @@ int ncs_inq_varnatts(int ncid, int varid, int *nattsp)
     return ncs_inq_var(ncid, varid, NULL, NULL, NULL, NULL, nattsp);
 }
 
-int ncs_rename_var(int ncid, int varid, const char *name)
+static int rename_var_nfc(int ncid, int varid, const char *name)
 {
     ncs_file *f;
     int status = get_file(ncid, &f);
@@ -332,7 +349,7 @@ static int find_att(int ncid, int varid, const char *name, ncs_file **fp,
     return NCS_NOERR;
 }
 
-int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
+static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t len,
                 int memtype, const void *op)
 {
     ncs_file *f;
@@ -402,7 +419,7 @@ int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
     return conv;
 }
 
-int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip)
+static int get_att_nfc(int ncid, int varid, const char *name, int memtype, void *ip)
 {
     ncs_file *f;
     ncs_attlist *l;
@@ -424,7 +441,7 @@ int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip)
     return ncsi_decode(a->type, a->xval, (size_t)a->nelems, memtype, ip, 1, f->version);
 }
 
-int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep, size_t *lenp)
+static int inq_att_nfc(int ncid, int varid, const char *name, int *xtypep, size_t *lenp)
 {
     ncs_file *f;
     ncs_attlist *l;
@@ -438,7 +455,7 @@ int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep, size_t *lenp
     return NCS_NOERR;
 }
 
-int ncs_inq_attid(int ncid, int varid, const char *name, int *attnump)
+static int inq_attid_nfc(int ncid, int varid, const char *name, int *attnump)
 {
     ncs_file *f;
     ncs_attlist *l;
@@ -474,7 +491,7 @@ int ncs_inq_attname(int ncid, int varid, int attnum, char *name)
     return NCS_NOERR;
 }
 
-int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
+static int rename_att_nfc(int ncid, int varid, const char *name, const char *newname)
 {
     ncs_file *f;
     ncs_attlist *l;
@@ -499,7 +516,7 @@ int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
     return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
 }
 
-int ncs_del_att(int ncid, int varid, const char *name)
+static int del_att_nfc(int ncid, int varid, const char *name)
 {
     ncs_file *f;
     ncs_attlist *l;
@@ -515,7 +532,7 @@ int ncs_del_att(int ncid, int varid, const char *name)
     return NCS_NOERR;
 }
 
-int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
+static int copy_att_nfc(int ncid_in, int varid_in, const char *name, int ncid_out,
                  int varid_out)
 {
     ncs_file *f;
@@ -533,5 +550,95 @@ int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
         ncsi_decode(a->type, a->xval, (size_t)a->nelems, a->type, tmp, 1, f->version);
     status = ncs_put_att(ncid_out, varid_out, name, a->type, (size_t)a->nelems, a->type, tmp);
     free(tmp);
+    return status;
+}
+
+/* ---- the public calls: names normalised, then the work above ------------ */
+
+#define WITH_NFC(name, call)                              \
+    do {                                                  \
+        char *n_;                                         \
+        int s_ = nfc_name((name), &n_);                   \
+        if (s_ == NCS_NOERR)                              \
+            s_ = (call);                                  \
+        free(n_);                                         \
+        return s_;                                        \
+    } while (0)
+
+int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
+{
+    WITH_NFC(name, def_dim_nfc(ncid, n_, len, dimidp));
+}
+
+int ncs_inq_dimid(int ncid, const char *name, int *dimidp)
+{
+    WITH_NFC(name, inq_dimid_nfc(ncid, n_, dimidp));
+}
+
+int ncs_rename_dim(int ncid, int dimid, const char *name)
+{
+    WITH_NFC(name, rename_dim_nfc(ncid, dimid, n_));
+}
+
+int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
+                const int *dimidsp, int *varidp)
+{
+    WITH_NFC(name, def_var_nfc(ncid, n_, xtype, ndims, dimidsp, varidp));
+}
+
+int ncs_inq_varid(int ncid, const char *name, int *varidp)
+{
+    WITH_NFC(name, inq_varid_nfc(ncid, n_, varidp));
+}
+
+int ncs_rename_var(int ncid, int varid, const char *name)
+{
+    WITH_NFC(name, rename_var_nfc(ncid, varid, n_));
+}
+
+int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
+                int memtype, const void *op)
+{
+    WITH_NFC(name, put_att_nfc(ncid, varid, n_, xtype, len, memtype, op));
+}
+
+int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip)
+{
+    WITH_NFC(name, get_att_nfc(ncid, varid, n_, memtype, ip));
+}
+
+int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep, size_t *lenp)
+{
+    WITH_NFC(name, inq_att_nfc(ncid, varid, n_, xtypep, lenp));
+}
+
+int ncs_inq_attid(int ncid, int varid, const char *name, int *attnump)
+{
+    WITH_NFC(name, inq_attid_nfc(ncid, varid, n_, attnump));
+}
+
+int ncs_del_att(int ncid, int varid, const char *name)
+{
+    WITH_NFC(name, del_att_nfc(ncid, varid, n_));
+}
+
+int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
+                 int varid_out)
+{
+    WITH_NFC(name, copy_att_nfc(ncid_in, varid_in, n_, ncid_out, varid_out));
+}
+
+int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
+{
+    char *old;
+    int status = nfc_name(name, &old);
+    if (status == NCS_NOERR) {
+        char *n_;
+        status = nfc_name(newname, &n_);
+        if (status == NCS_NOERR)
+            status = rename_att_nfc(ncid, varid, old, n_);
+        free(n_);
+    }
+    free(old);
     return status;
 }

@@ -9,7 +9,10 @@
  *
  * Invariants: used == sum of the sizes of all entries; the hash table holds
  * exactly the live entries; a pointer returned by ncsi_cache_get stays
- * valid until the next call into the cache.  One mutex serialises every
+ * valid until the next call into the cache, one from ncsi_cache_pin until
+ * it is unpinned or its owner's entries are dropped.  Pinned entries (one
+ * per variable read through the one-element fast path) are never evicted,
+ * so the budget can be exceeded by that many chunks.  One mutex serialises every
  * call (see doc/reliability.md for what is thread-safe).
  */
 #include "ncs_int.h"
@@ -24,6 +27,7 @@ typedef struct entry {
     uint64_t idx;
     size_t size;
     int dirty;
+    int pins;                    /* pinned entries are never evicted */
     unsigned char *data;
     struct entry *prev, *next;   /* LRU list: head is most recent */
 } entry;
@@ -163,7 +167,7 @@ static int make_room(size_t need, const entry *keep)
     entry *e = tail;
     while (e != NULL && used + need > budget) {
         entry *prev = e->prev;
-        if (e != keep) {
+        if (e != keep && e->pins == 0) {
             int status = evict(e, 1);
             if (status != NCS_NOERR)
                 return status;
@@ -174,12 +178,54 @@ static int make_room(size_t need, const entry *keep)
     return NCS_NOERR;
 }
 
+static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
+                            size_t size, int mode, entry **ep);
+
 int ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
                    int mode, unsigned char **out)
 {
+    entry *e;
+    int status;
+    pthread_mutex_lock(&lock);
+    status = cache_get_locked(owner, ops, idx, size, mode, &e);
+    if (status == NCS_NOERR)
+        *out = e->data;
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+int ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
+                   int have_old, uint64_t old_idx, unsigned char **out)
+{
+    entry *e, **slot;
+    int status;
+    pthread_mutex_lock(&lock);
+    if (have_old && (slot = slot_of(owner, old_idx)) != NULL && (*slot)->pins > 0)
+        (*slot)->pins--;
+    status = cache_get_locked(owner, ops, idx, size, NCSI_CACHE_READ, &e);
+    if (status == NCS_NOERR) {
+        e->pins++;
+        *out = e->data;
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+void ncsi_cache_unpin(void *owner, uint64_t idx)
+{
+    entry **slot;
+    pthread_mutex_lock(&lock);
+    slot = slot_of(owner, idx);
+    if (slot != NULL && (*slot)->pins > 0)
+        (*slot)->pins--;
+    pthread_mutex_unlock(&lock);
+}
+
+static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
+                            size_t size, int mode, entry **ep)
+{
     entry **slot, *e;
     int status = NCS_NOERR;
-    pthread_mutex_lock(&lock);
     slot = slot_of(owner, idx);
     if (slot != NULL) {
         e = *slot;
@@ -223,9 +269,8 @@ int ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t s
     }
     if (mode != NCSI_CACHE_READ)
         e->dirty = 1;
-    *out = e->data;
+    *ep = e;
 done:
-    pthread_mutex_unlock(&lock);
     return status;
 }
 

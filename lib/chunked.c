@@ -468,11 +468,27 @@ static int ch_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     return status;
 }
 
+/* The index bounds of every variable, after the record count changed. */
+static void update_limits(ncs_file *f)
+{
+    chunked *cs = CS(f);
+    for (int i = 0; i < cs->nvars && i < f->model.nvars; i++) {
+        const ncs_var *v = &f->model.vars[i];
+        cvar *cv = cs->vars[i];
+        if (cv == NULL)
+            continue;
+        for (int d = 0; d < v->ndims; d++)
+            cv->lim[d] = (d == 0 && v->isrec) ? f->model.numrecs : v->shape[d];
+    }
+}
+
 /* Grows the record count and this variable's dataset to nrecs records. */
 static int grow_records(ncs_file *f, cvar *cv, const ncs_var *v, uint64_t nrecs)
 {
-    if (nrecs > f->model.numrecs)
+    if (nrecs > f->model.numrecs) {
         f->model.numrecs = nrecs;
+        update_limits(f);
+    }
     if (nrecs > cv->extent0) {
         hsize_t dims[NCS_MAX_VAR_DIMS];
         for (int d = 0; d < v->ndims; d++)
@@ -504,6 +520,55 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
+}
+
+/* One element in the variable's own type from its pinned chunk, moving the
+ * pin when the index leaves it. */
+static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
+{
+    chunked *cs = CS(f);
+    cvar *cv;
+    uint64_t elem = 0;
+    int nd;
+    if (varid >= cs->nvars || (cv = cs->vars[varid]) == NULL || !cv->direct ||
+        (nd = cv->ndims) == 0)
+        return NCSI_SLOW;
+    for (int d = 0; d < nd; d++)
+        if (index[d] >= cv->lim[d])
+            return NCSI_SLOW;
+    if (cv->pptr != NULL) {
+        for (int d = 0; d < nd; d++) {
+            uint64_t rel = index[d] - cv->plo[d];    /* wraps when below */
+            if (rel >= cv->chunk[d])
+                goto move;
+            elem += rel * (d + 1 < nd ? cv->cdsz[d + 1] : 1);
+        }
+        memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
+        return NCS_NOERR;
+    }
+move: {
+        uint64_t idx = 0;
+        unsigned char *p;
+        int status;
+        for (int d = 0; d < nd; d++) {
+            uint64_t c = index[d] / cv->chunk[d];
+            cv->plo[d] = c * cv->chunk[d];
+            idx = (d == 0) ? c : idx * cv->grid[d] + c;
+        }
+        status = ncsi_cache_pin(cv, &chunk_ops, idx, cv->chunk_bytes, cv->pptr != NULL,
+                                cv->pidx, &p);
+        if (status != NCS_NOERR) {
+            cv->pptr = NULL;
+            return status;
+        }
+        cv->pptr = p;
+        cv->pidx = idx;
+        elem = 0;
+        for (int d = 0; d < nd; d++)
+            elem += (index[d] - cv->plo[d]) * (d + 1 < nd ? cv->cdsz[d + 1] : 1);
+        memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
+        return NCS_NOERR;
+    }
 }
 
 static int ch_new_state(ncs_file *f, hid_t fid)
@@ -566,6 +631,8 @@ static int ch_open(ncs_file *f, const char *path, int mode)
         cs->vars[i]->attached = 1;
         status = ncsi_cvar_setup(cs->vars[i], &f->model);
     }
+    if (status == NCS_NOERR)
+        update_limits(f);
     if (status != NCS_NOERR) {
         ncsi_nc4_close_objects(cs);
         ncsi_model_free(&f->model);
@@ -600,6 +667,8 @@ static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
             status = ncsi_cvar_setup(cs->vars[i], &f->model);
     if (status == NCS_NOERR)
         status = ncsi_nc4_write(cs, &f->model);
+    if (status == NCS_NOERR)
+        update_limits(f);
     return status;
 }
 
@@ -649,6 +718,7 @@ static int ch_close(ncs_file *f, int abort)
     for (int i = 0; i < cs->nvars; i++) {
         if (cs->vars[i] == NULL)
             continue;
+        cs->vars[i]->pptr = NULL;
         s2 = ncsi_cache_drop(cs->vars[i], keep);
         if (status == NCS_NOERR)
             status = s2;
@@ -710,6 +780,7 @@ const ncs_store_methods ncsi_chunked_store = {
     .create = ch_create,
     .enddef = ch_enddef,
     .get = ch_get,
+    .get1 = ch_get1,
     .put = ch_put,
     .write_header = ch_write_header,
     .sync = ch_sync,

@@ -51,6 +51,13 @@ typedef struct cvar {
     unsigned char fill[8];       /* native fill value */
     uint64_t extent0;            /* dataset extent along dimension 0 */
     int attached;                /* dimension scales attached */
+    /* one-element fast path: the pinned chunk pidx, whose first element is
+     * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
+     * count for dimension 0 of a record variable) */
+    unsigned char *pptr;
+    uint64_t pidx;
+    uint64_t plo[NCS_MAX_VAR_DIMS];
+    uint64_t lim[NCS_MAX_VAR_DIMS];
 } cvar;
 
 struct chunked {

@@ -212,6 +212,9 @@ typedef struct ncs_model {
 } ncs_model;
 
 int  ncsi_check_name(const char *name);
+/* NFC copy of the UTF-8 string in, malloc'd into *out (nfc.c).
+ * Errors: NCS_EBADNAME (in is not valid UTF-8), NCS_ENOMEM. */
+int  ncsi_nfc(const char *in, char **out);
 /* The length of a name in the header (see ncs_att). */
 size_t ncsi_name_xlen(const char *name, uint32_t namelen);
 int  ncsi_model_copy(const ncs_model *src, ncs_model *dst);
@@ -293,6 +296,12 @@ typedef struct ncs_cache_counters {
 #define NCSI_CACHE_OVERWRITE 2   /* caller overwrites all: no load; dirty */
 int  ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
                     int mode, unsigned char **out);
+/* As ncsi_cache_get in read mode, and pins the entry (unpinning the entry
+ * old_idx of the same owner when have_old): the pointer stays valid until
+ * unpinned or dropped. */
+int  ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
+                    int have_old, uint64_t old_idx, unsigned char **out);
+void ncsi_cache_unpin(void *owner, uint64_t idx);
 int  ncsi_cache_flush(void *owner);
 int  ncsi_cache_drop(void *owner, int writeback);
 int  ncsi_cache_set_budget(size_t bytes);

@@ -201,7 +201,7 @@ int ncsi_nfc(const char *in, char **out)
     for (i = 0; i < len && s[i] < 0x80; i++)
         ;
     if (i == len) {
-        if ((res = malloc(len + 1)) == NULL)
+        if ((res = ncsi_malloc(len + 1)) == NULL)
             return NCS_ERR(NCS_ENOMEM);
         memcpy(res, in, len + 1);
         *out = (char *)res;
@@ -212,7 +212,7 @@ int ncsi_nfc(const char *in, char **out)
      * decomposes into at most NFC_MAX_DECOMP. */
     if (len > SIZE_MAX / NFC_MAX_DECOMP / (sizeof *cp + 1))
         return NCS_ERR(NCS_ENOMEM);
-    cp = malloc(len * NFC_MAX_DECOMP * (sizeof *cp + 1));
+    cp = ncsi_malloc(len * NFC_MAX_DECOMP * (sizeof *cp + 1));
     if (cp == NULL)
         return NCS_ERR(NCS_ENOMEM);
     cc = (unsigned char *)(cp + len * NFC_MAX_DECOMP);
@@ -281,7 +281,7 @@ int ncsi_nfc(const char *in, char **out)
 
     for (i = 0; i < n; i++)
         outlen += utf8_len(cp[i]);
-    if ((res = malloc(outlen + 1)) == NULL) {
+    if ((res = ncsi_malloc(outlen + 1)) == NULL) {
         status = NCS_ERR(NCS_ENOMEM);
         goto cleanup;
     }
