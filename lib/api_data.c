@@ -381,18 +381,20 @@ static const size_t ones[NCS_MAX_VAR_DIMS] = {
     [0 ... NCS_MAX_VAR_DIMS - 1] = 1
 };
 
+int ncsi_get1_general(ncs_file *f, int varid, const size_t *index, void *buf)
+{
+    return transfer(f->ncid, varid, index, ones, NULL, NULL, NCS_NAT, buf, 0);
+}
+
 int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
 {
     ncs_file *f = ncsi_file_get(ncid);
     /* the common case, in the variable's own type, straight to the back
-     * end; anything unusual takes the general path and its checks */
-    if (f != NULL && f->fast && (unsigned)varid < (unsigned)f->model.nvars &&
-        index != NULL && buf != NULL &&
-        (memtype == NCS_NAT || memtype == f->model.vars[varid].type)) {
-        int status = f->store->get1(f, varid, index, buf);
-        if (status != NCSI_SLOW)
-            return status;
-    }
+     * end (which falls back to ncsi_get1_general); anything unusual takes
+     * the general path and its checks */
+    if (f != NULL && (unsigned)varid < (unsigned)f->nfast && index != NULL &&
+        buf != NULL && (memtype == NCS_NAT || memtype == f->model.vars[varid].type))
+        return f->store->get1(f, varid, index, buf);
     return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0);
 }
 

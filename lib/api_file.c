@@ -44,8 +44,8 @@ int ncsi_file_register(ncs_file *f)
 
 void ncsi_file_modes(ncs_file *f)
 {
-    f->fast = ncsi_fastpath && f->store->get1 != NULL &&
-              !(f->flags & (NCSI_F_INDEF | NCSI_F_SHARE));
+    f->nfast = (ncsi_fastpath && f->store->get1 != NULL &&
+                !(f->flags & (NCSI_F_INDEF | NCSI_F_SHARE))) ? f->model.nvars : 0;
 }
 
 void ncsi_file_unregister(ncs_file *f)

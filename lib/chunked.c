@@ -146,8 +146,10 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
             return NCS_ERR(NCS_EBADCHUNK);
         cv->grid[d] = v->shape[d] ? (v->shape[d] + cv->chunk[d] - 1) / cv->chunk[d] : 0;
     }
-    /* cdsz[d]: elements of a chunk in dimensions d.. (as ncs_var.dsizes) */
+    /* cdsz[d]: elements of a chunk in dimensions d.. (as ncs_var.dsizes);
+     * estride[d]: elements between neighbours along d */
     for (int d = v->ndims - 1; d >= 0; d--) {
+        cv->estride[d] = elems;
         if (ncsi_mul_u64(elems, cv->chunk[d], &elems))
             return NCS_ERR(NCS_EBADCHUNK);
         cv->cdsz[d] = elems;
@@ -528,47 +530,47 @@ static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
 {
     chunked *cs = CS(f);
     cvar *cv;
-    uint64_t elem = 0;
-    int nd;
+    uint64_t elem = 0, idx = 0;
+    unsigned char *p;
+    int nd, status;
     if (varid >= cs->nvars || (cv = cs->vars[varid]) == NULL || !cv->direct ||
         (nd = cv->ndims) == 0)
-        return NCSI_SLOW;
+        return ncsi_get1_general(f, varid, index, buf);
+    if (cv->pptr != NULL) {
+        int d;
+        for (d = 0; d < nd; d++) {
+            uint64_t rel = index[d] - cv->plo[d];    /* wraps when below */
+            if (index[d] >= cv->lim[d] || rel >= cv->chunk[d])
+                break;
+            elem += rel * cv->estride[d];
+        }
+        if (d == nd) {
+            memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
+            return NCS_NOERR;
+        }
+    }
     for (int d = 0; d < nd; d++)
         if (index[d] >= cv->lim[d])
-            return NCSI_SLOW;
-    if (cv->pptr != NULL) {
-        for (int d = 0; d < nd; d++) {
-            uint64_t rel = index[d] - cv->plo[d];    /* wraps when below */
-            if (rel >= cv->chunk[d])
-                goto move;
-            elem += rel * (d + 1 < nd ? cv->cdsz[d + 1] : 1);
-        }
-        memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
-        return NCS_NOERR;
+            return ncsi_get1_general(f, varid, index, buf);
+    /* move the pin to the chunk holding index */
+    for (int d = 0; d < nd; d++) {
+        uint64_t c = index[d] / cv->chunk[d];
+        cv->plo[d] = c * cv->chunk[d];
+        idx = (d == 0) ? c : idx * cv->grid[d] + c;
     }
-move: {
-        uint64_t idx = 0;
-        unsigned char *p;
-        int status;
-        for (int d = 0; d < nd; d++) {
-            uint64_t c = index[d] / cv->chunk[d];
-            cv->plo[d] = c * cv->chunk[d];
-            idx = (d == 0) ? c : idx * cv->grid[d] + c;
-        }
-        status = ncsi_cache_pin(cv, &chunk_ops, idx, cv->chunk_bytes, cv->pptr != NULL,
-                                cv->pidx, &p);
-        if (status != NCS_NOERR) {
-            cv->pptr = NULL;
-            return status;
-        }
-        cv->pptr = p;
-        cv->pidx = idx;
-        elem = 0;
-        for (int d = 0; d < nd; d++)
-            elem += (index[d] - cv->plo[d]) * (d + 1 < nd ? cv->cdsz[d + 1] : 1);
-        memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
-        return NCS_NOERR;
+    status = ncsi_cache_pin(cv, &chunk_ops, idx, cv->chunk_bytes, cv->pptr != NULL,
+                            cv->pidx, &p);
+    if (status != NCS_NOERR) {
+        cv->pptr = NULL;
+        return status;
     }
+    cv->pptr = p;
+    cv->pidx = idx;
+    elem = 0;
+    for (int d = 0; d < nd; d++)
+        elem += (index[d] - cv->plo[d]) * cv->estride[d];
+    memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
+    return NCS_NOERR;
 }
 
 static int ch_new_state(ncs_file *f, hid_t fid)

@@ -43,7 +43,8 @@ typedef struct cvar {
     int swap;                    /* stored in the other byte order */
     int ndims;
     uint64_t chunk[NCS_MAX_VAR_DIMS];
-    uint64_t cdsz[NCS_MAX_VAR_DIMS];   /* element strides inside a chunk */
+    uint64_t cdsz[NCS_MAX_VAR_DIMS];   /* elements of a chunk in dims d.. */
+    uint64_t estride[NCS_MAX_VAR_DIMS];/* element stride of dim d in a chunk */
     uint64_t grid[NCS_MAX_VAR_DIMS];   /* chunks along each dimension (dim 0 of a
                                           record variable: unbounded, unused) */
     size_t esz;

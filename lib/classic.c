@@ -643,7 +643,7 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
 }
 
 /* One element in the variable's own type from the most recently used
- * page, or NCSI_SLOW. */
+ * page, or through the general path. */
 static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
 {
     const classic *cl = (const classic *)f->state;
@@ -651,17 +651,17 @@ static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     const unsigned char *p;
     uint64_t off;
     if (varid >= cl->nfast)
-        return NCSI_SLOW;
+        return ncsi_get1_general(f, varid, index, buf);
     fv = &cl->fast[varid];
     off = fv->begin;
     for (int d = 0; d < fv->nd; d++) {
         if (index[d] >= fv->lim[d])
-            return NCSI_SLOW;
+            return ncsi_get1_general(f, varid, index, buf);
         off += index[d] * fv->bstride[d];
     }
     p = ncsi_pc_peek(cl->pc, off, (size_t)fv->xsz);
     if (p == NULL)
-        return NCSI_SLOW;
+        return ncsi_get1_general(f, varid, index, buf);
     switch (fv->xsz) {
     case 1:
         *(unsigned char *)buf = *p;

@@ -44,8 +44,7 @@ const char *ncsi_last_error_site(void);
  * off; NCSLAB_FASTPATH=0/1 in the environment overrides at first open. */
 extern int ncsi_fastpath;
 void ncsi_fastpath_init(void);
-/* A back end's answer when its fast path does not apply. */
-#define NCSI_SLOW 1
+
 
 /* ---- memory -----------------------------------------------------------------
  * Every allocation of the library goes through these, so the fault-injection
@@ -344,9 +343,10 @@ typedef struct ncs_store_methods {
     int (*enddef)(ncs_file *f, size_t h_minfree, size_t v_align,
                   size_t v_minfree, size_t r_align);
     int (*get)(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
-    /* Optional: one element in the variable's own type; NCSI_SLOW when the
-     * case is not the simple one (an index out of range included).  Called
-     * only in data mode, with valid varid, index and buf. */
+    /* Optional: one element in the variable's own type, read directly when
+     * the case is the simple one, else through ncsi_get1_general (which
+     * also reports every error).  Called only in data mode, with a valid
+     * varid and non-NULL index and buf. */
     int (*get1)(ncs_file *f, int varid, const size_t *index, void *buf);
     int (*put)(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
     /* Writes the header only when no layout change is needed (data mode
@@ -377,7 +377,8 @@ extern const ncs_store_methods ncsi_chunked_store;
 struct ncs_file {
     int ncid;
     int flags;
-    int fast;               /* store->get1 may be tried (see ncsi_file_modes) */
+    int nfast;              /* varids below it may use store->get1 (0: none;
+                               see ncsi_file_modes) */
     int version;            /* 1, 2, 5 classic; 4 chunked */
     ncs_model model;
     ncs_model *old;         /* model at ncs_redef, for layout moves and abort */
@@ -387,7 +388,10 @@ struct ncs_file {
 };
 
 int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
-/* Recomputes what depends on the file's mode flags (f->fast). */
+/* The general one-element read, for back ends' fast paths to fall back on. */
+int ncsi_get1_general(ncs_file *f, int varid, const size_t *index, void *buf);
+/* Recomputes what depends on the file's mode flags and variable count
+ * (f->nfast). */
 void ncsi_file_modes(ncs_file *f);
 void ncsi_file_unregister(ncs_file *f);
 
