@@ -20,8 +20,7 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
         return NCS_ERR(NCS_ENOTNC4);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
-    if (define && !(f->flags & NCSI_F_INDEF))
-        return NCS_ERR(NCS_ENOTINDEFINE);
+    /* define-mode rules are the back end's (NCS_ELATEDEF comes first) */
     *fp = f;
     return NCS_NOERR;
 }

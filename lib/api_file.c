@@ -28,7 +28,7 @@ static int default_version = 1;
 
 int ncsi_file_register(ncs_file *f)
 {
-    int status = NCS_ERR(NCS_ENFILE);
+    int status = NCS_ENFILE;
     pthread_mutex_lock(&table_lock);
     for (int i = 1; i < MAX_OPEN; i++) {
         if (open_files[i] == NULL) {
@@ -39,7 +39,7 @@ int ncsi_file_register(ncs_file *f)
         }
     }
     pthread_mutex_unlock(&table_lock);
-    return status;
+    return status == NCS_NOERR ? status : NCS_ERR(status);
 }
 
 void ncsi_file_modes(ncs_file *f)

@@ -69,11 +69,16 @@ static void cvar_free(cvar *v)
 }
 
 /* Default chunk shape (see doc/chunking.md): one record deep for record
- * variables whose records are not tiny; the other dimensions split into
- * near-equal pieces until a chunk holds at most TARGET bytes, so edge
- * chunks waste little space. */
-#define CHUNK_TARGET (256u * 1024u)
-#define SMALL_RECORD 4096u
+ * variables, so a variable with few records allocates no unused record
+ * space, except for tiny records (under TINY_RECORD bytes), where one chunk
+ * per record would cost more in chunk index than in data: those get
+ * TINY_CHUNK-byte chunks along the records.  The other dimensions split
+ * into near-equal pieces until a chunk holds at most CHUNK_TARGET bytes, so
+ * edge chunks waste little space and a read across records moves little
+ * data per record. */
+#define CHUNK_TARGET (64u * 1024u)
+#define TINY_RECORD  64u
+#define TINY_CHUNK   4096u
 
 void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
 {
@@ -100,11 +105,8 @@ void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
         pieces[widest]++;
         chunks[widest] = (v->shape[widest] + pieces[widest] - 1) / pieces[widest];
     }
-    if (v->isrec) {
-        /* small records: several per chunk, up to SMALL_RECORD bytes */
-        uint64_t depth = bytes < SMALL_RECORD ? SMALL_RECORD / bytes : 1;
-        chunks[0] = depth ? depth : 1;
-    }
+    if (v->isrec)
+        chunks[0] = bytes < TINY_RECORD ? (TINY_CHUNK + bytes - 1) / bytes : 1;
 }
 
 /* Builds the filter pipeline from the settings: shuffle, then deflate or
@@ -738,23 +740,39 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
 {
     chunked *cs = CS(f);
     const ncs_var *v = &f->model.vars[varid];
+    ncs_storage next = *st;
     int status = ensure_cvars(f);
     if (status != NCS_NOERR)
         return status;
+    /* settings belong to the variable's creation, as in netCDF-C */
     if (cs->vars[varid]->dset >= 0)
         return NCS_ERR(NCS_ELATEDEF);
-    if (!st->contiguous) {
+    if (!(f->flags & NCSI_F_INDEF))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    /* filters need chunks: a contiguous variable becomes chunked */
+    if (next.contiguous && v->ndims > 0 &&
+        (next.shuffle || next.deflate_level || next.zstd_level || next.fletcher32) &&
+        !(st->contiguous && !cs->vars[varid]->st.contiguous))
+        next.contiguous = 0;
+    if (next.contiguous) {
+        /* a record variable cannot be contiguous */
+        if (v->isrec)
+            return NCS_ERR(NCS_EINVAL);
+        if (next.shuffle || next.deflate_level || next.zstd_level || next.fletcher32)
+            return NCS_ERR(NCS_EINVAL);
+    } else if (next.chunks_set) {
+        uint64_t bytes = ncsi_type_size(v->type);
         if (v->ndims == 0)
             return NCS_ERR(NCS_EINVAL);
-        for (int d = 0; d < v->ndims; d++)
-            if (st->chunks_set && (st->chunks[d] == 0 ||
-                                   (v->shape[d] != 0 && st->chunks[d] > v->shape[d])))
+        for (int d = 0; d < v->ndims; d++) {
+            if (next.chunks[d] == 0 || (v->shape[d] != 0 && next.chunks[d] > v->shape[d]) ||
+                ncsi_mul_u64(bytes, next.chunks[d], &bytes))
                 return NCS_ERR(NCS_EBADCHUNK);
-    } else if (st->shuffle || st->deflate_level || st->zstd_level || st->fletcher32) {
-        /* filters need chunks */
-        return NCS_ERR(NCS_EINVAL);
+        }
+        if (bytes > UINT32_MAX)       /* HDF5 chunks are under 4 GiB */
+            return NCS_ERR(NCS_EBADCHUNK);
     }
-    cs->vars[varid]->st = *st;
+    cs->vars[varid]->st = next;
     return NCS_NOERR;
 }
 

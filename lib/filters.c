@@ -162,6 +162,12 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
     for (int i = nf - 1; i >= 0; i--) {
         unsigned char *next = NULL;
         size_t nextn = 0;
+        /* the size this step must produce: the chunk plus the checksums of
+         * Fletcher-32 filters that ran before it on write */
+        size_t want = n;
+        for (int k = 0; k < i; k++)
+            if (pipe[k].id == NCSI_FILTER_FLETCHER32 && !(mask & (1u << k)))
+                want += 4;
         if (mask & (1u << i))
             continue;
         switch (pipe[i].id) {
@@ -173,11 +179,11 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
             }
             break;
         case NCSI_FILTER_DEFLATE: {
-            uLongf len = (uLongf)n;
-            next = ncsi_malloc(n ? n : 1);
+            uLongf len = (uLongf)want;
+            next = ncsi_malloc(want ? want : 1);
             if (next != NULL) {
                 int zr = uncompress(next, &len, cur, (uLong)curn);
-                if (zr != Z_OK || len != n) {
+                if (zr != Z_OK || len != want) {
                     free(next);
                     free(cur);
                     return NCS_ERR(NCS_EFILTER);
@@ -187,10 +193,10 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
             break;
         }
         case NCSI_FILTER_ZSTD: {
-            next = ncsi_malloc(n ? n : 1);
+            next = ncsi_malloc(want ? want : 1);
             if (next != NULL) {
-                size_t r = ZSTD_decompress(next, n, cur, curn);
-                if (ZSTD_isError(r) || r != n) {
+                size_t r = ZSTD_decompress(next, want, cur, curn);
+                if (ZSTD_isError(r) || r != want) {
                     free(next);
                     free(cur);
                     return NCS_ERR(NCS_EFILTER);
@@ -200,16 +206,16 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
             break;
         }
         case NCSI_FILTER_FLETCHER32: {
-            uint32_t want, got;
+            uint32_t stored_sum, got;
             if (curn < 4) {
                 free(cur);
                 return NCS_ERR(NCS_EFILTER);
             }
-            want = (uint32_t)cur[curn - 4] | (uint32_t)cur[curn - 3] << 8 |
+            stored_sum = (uint32_t)cur[curn - 4] | (uint32_t)cur[curn - 3] << 8 |
                    (uint32_t)cur[curn - 2] << 16 | (uint32_t)cur[curn - 1] << 24;
             got = ncsi_fletcher32(cur, curn - 4);
             /* old HDF5 versions stored the checksum with its bytes reversed */
-            if (want != got && want != (got >> 24 | (got >> 8 & 0xff00) |
+            if (stored_sum != got && stored_sum != (got >> 24 | (got >> 8 & 0xff00) |
                                         (got << 8 & 0xff0000) | got << 24)) {
                 free(cur);
                 return NCS_ERR(NCS_EFILTER);

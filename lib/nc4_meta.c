@@ -124,9 +124,11 @@ static hid_t file_access_plist(void)
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0)
         return -1;
-    /* readable by HDF5 1.8, as netCDF-C writes its files */
+    /* readable by HDF5 1.8, as netCDF-C writes its files; the weak close
+     * degree is netCDF-C's too, and HDF5 opens a file twice in one process
+     * (say, by netCDF-C and by ncslab) only with the same degree */
     if (H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_WEAK) < 0) {
         H5Pclose(fapl);
         return -1;
     }
