@@ -512,9 +512,13 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
     cx x = { f, cv, &f->model.vars[varid], memtype, ncsi_type_size(memtype),
              (unsigned char *)buf, NULL, 0, 1, 0 };
     int status = NCS_NOERR;
+    /* netCDF-4 files grow only by data actually written (netCDF-C's
+     * netCDF-4 code, unlike its classic one, ignores empty writes) */
+    if (s->nelems == 0)
+        return NCS_NOERR;
     if (x.v->isrec && s->recs_needed > cv->extent0)
         status = grow_records(f, cv, x.v, s->recs_needed);
-    if (status != NCS_NOERR || s->nelems == 0)
+    if (status != NCS_NOERR)
         return status;
     if (!cv->direct)
         return fallback(f, cv, x.v, s, memtype, (unsigned char *)buf, 1);

@@ -47,6 +47,9 @@ typedef struct classic {
     fastvar *fast;            /* one per variable, after layout */
     int nfast;
     uint64_t *fastmem;
+    /* the moves of the enddef under way, to undo them if it fails */
+    struct move { uint64_t to, from, n; } *moves;
+    size_t nmoves, capmoves;
 } classic;
 
 /* Rebuilds the fast-path table after the layout or the record count
@@ -275,10 +278,10 @@ static uint64_t calc_size(const ncs_file *f)
 
 /* ---- header and numrecs ----------------------------------------------------- */
 
-static int write_header(ncs_file *f)
+static int write_model_header(ncs_file *f, const ncs_model *m)
 {
     classic *cl = CL(f);
-    uint64_t len = ncsi_hdr_len(&f->model, f->version);
+    uint64_t len = ncsi_hdr_len(m, f->version);
     unsigned char *buf;
     int status;
     if (len > SIZE_MAX)
@@ -286,7 +289,7 @@ static int write_header(ncs_file *f)
     buf = ncsi_malloc((size_t)len);
     if (buf == NULL)
         return NCS_ERR(NCS_ENOMEM);
-    ncsi_hdr_encode(&f->model, f->version, buf);
+    ncsi_hdr_encode(m, f->version, buf);
     cl->lay.xsz = len;
     status = ncsi_pc_flush(cl->pc);
     if (status == NCS_NOERR)
@@ -295,6 +298,11 @@ static int write_header(ncs_file *f)
     if (status == NCS_NOERR)
         f->flags &= ~(NCSI_F_HDIRTY | NCSI_F_NDIRTY);
     return status;
+}
+
+static int write_header(ncs_file *f)
+{
+    return write_model_header(f, &f->model);
 }
 
 static int write_numrecs(ncs_file *f)
@@ -351,13 +359,15 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
     classic *cl = CL(f);
     unsigned char one[8];
     size_t cap = SCRATCH_CAP - SCRATCH_CAP % 8;
+    size_t pat = nbytes < cap ? (size_t)NCS_RNDUP(nbytes, 8) : cap;
     int status = fill_value(v, one);
     if (status != NCS_NOERR)
         return status;
-    for (size_t i = 0; i < cap; i += v->xsz)
+    /* only as much pattern as this fill writes */
+    for (size_t i = 0; i < pat; i += v->xsz)
         memcpy(cl->scratch + i, one, v->xsz);
     while (nbytes > 0 && status == NCS_NOERR) {
-        size_t k = nbytes < cap ? (size_t)nbytes : cap;
+        size_t k = nbytes < pat ? (size_t)nbytes : pat;
         status = ncsi_pc_write(cl->pc, off, cl->scratch, k);
         off += k;
         nbytes -= k;
@@ -389,6 +399,43 @@ static int fill_records(ncs_file *f, uint64_t nrecs)
 /* ---- enddef ------------------------------------------------------------------ */
 
 /* Moves the records of the old layout to the new one, last byte first. */
+/* Moves n bytes from 'from' to 'to' and logs the move. */
+static int logged_move(classic *cl, uint64_t to, uint64_t from, uint64_t n)
+{
+    int status;
+    if (cl->nmoves == cl->capmoves) {
+        size_t cap = cl->capmoves ? cl->capmoves * 2 : 16;
+        struct move *nm = ncsi_realloc(cl->moves, cap * sizeof *nm);
+        if (nm == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        cl->moves = nm;
+        cl->capmoves = cap;
+    }
+    uint64_t done;
+    status = ncsi_pc_move(cl->pc, to, from, n, &done);
+    /* only what was moved (the end of the range: moves here go up) is
+     * logged, so an undo never copies back bytes it did not move */
+    if (done > 0)
+        cl->moves[cl->nmoves++] = (struct move){ to + n - done, from + n - done, done };
+    return status;
+}
+
+/* Undoes the logged moves, last first.  Moves go from high addresses to
+ * low, so each destination held only data that an earlier (higher) move had
+ * already copied away: copying every destination back, in reverse order,
+ * restores the old layout byte for byte. */
+static int undo_moves(classic *cl)
+{
+    int status = NCS_NOERR;
+    while (cl->nmoves > 0) {
+        const struct move *mv = &cl->moves[--cl->nmoves];
+        int s2 = ncsi_pc_move(cl->pc, mv->from, mv->to, mv->n, NULL);
+        if (status == NCS_NOERR)
+            status = s2;
+    }
+    return status;
+}
+
 static int move_records(ncs_file *f, const ncs_model *old, uint64_t old_recsize)
 {
     classic *cl = CL(f);
@@ -404,7 +451,7 @@ static int move_records(ncs_file *f, const ncs_model *old, uint64_t old_recsize)
             from = ov->begin + old_recsize * r;
             if (to == from)
                 continue;
-            status = ncsi_pc_move(cl->pc, to, from, ov->len);
+            status = logged_move(cl, to, from, ov->len);
             if (status != NCS_NOERR)
                 return status;
         }
@@ -420,11 +467,61 @@ static int move_fixed(ncs_file *f, const ncs_model *old)
         int status;
         if (nv->isrec || nv->begin <= ov->begin)
             continue;
-        status = ncsi_pc_move(cl->pc, nv->begin, ov->begin, ov->len);
+        status = logged_move(cl, nv->begin, ov->begin, ov->len);
         if (status != NCS_NOERR)
             return status;
     }
     return NCS_NOERR;
+}
+
+/* Fill values of the variables added since ncs_redef (all, after create):
+ * fixed-size ones, then the new record variables in every existing
+ * record, in netCDF-C's order. */
+static int fill_new(ncs_file *f, const ncs_model *old)
+{
+    classic *cl = CL(f);
+    const ncs_model *m = &f->model;
+    int first_new = old == NULL ? 0 : old->nvars;
+    int single = count_recvars(m) == 1, status;
+    for (int i = first_new; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        if (v->isrec)
+            continue;
+        status = fill_region(f, v, v->begin, v->len);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (old == NULL)
+        return NCS_NOERR;
+    for (uint64_t r = 0; r < old->numrecs; r++) {
+        for (int i = first_new; i < m->nvars; i++) {
+            const ncs_var *v = &m->vars[i];
+            if (!v->isrec)
+                continue;
+            status = fill_region(f, v, v->begin + r * cl->lay.recsize,
+                                 single ? cl->lay.recsize : v->len);
+            if (status != NCS_NOERR)
+                return status;
+        }
+    }
+    return NCS_NOERR;
+}
+
+/* Puts the layout and the variables' offsets back as they were before a
+ * failed enddef, undoing its data moves; for a redef whose header write
+ * failed, the old header is written again. */
+static void enddef_rollback(ncs_file *f, const ncs_layout *lay, const uint64_t *begins,
+                            int header_touched)
+{
+    classic *cl = CL(f);
+    undo_moves(cl);
+    /* the old layout's bytes back in the file now, not at some later flush */
+    ncsi_pc_flush(cl->pc);
+    cl->lay = *lay;
+    for (int i = 0; i < f->model.nvars; i++)
+        f->model.vars[i].begin = begins[i];
+    if (header_touched && f->old != NULL && write_model_header(f, f->old) == NCS_NOERR)
+        cl->lay = *lay;
 }
 
 static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
@@ -434,12 +531,23 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
     ncs_model *m = &f->model;
     const ncs_model *old = f->old;
     ncs_layout old_lay = cl->lay;
+    uint64_t *begins;
     int status = check_vlens(m, f->version);
     if (status != NCS_NOERR)
         return status;
+    /* what a failure must restore */
+    begins = ncsi_malloc(((size_t)m->nvars + 1) * sizeof *begins);
+    if (begins == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (int i = 0; i < m->nvars; i++)
+        begins[i] = m->vars[i].begin;
+    cl->nmoves = 0;
     status = layout(f, old, h_minfree, v_align, v_minfree, r_align);
-    if (status != NCS_NOERR)
+    if (status != NCS_NOERR) {
+        enddef_rollback(f, &old_lay, begins, 0);
+        free(begins);
         return status;
+    }
     if (old == NULL)
         m->numrecs = 0;
 
@@ -454,44 +562,32 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
             if (status == NCS_NOERR && cl->lay.recsize > old_lay.recsize)
                 status = move_records(f, old, old_lay.recsize);
         }
-        if (status != NCS_NOERR)
-            return status;
     }
-
-    status = fast_rebuild(f);
-    if (status != NCS_NOERR)
-        return status;
-    /* The header goes out before the fill values, as netCDF-C orders it: a
-     * fill that fails (a _FillValue of the wrong type) leaves the header
-     * written, and the bytes of a later, shorter header must match. */
-    status = write_header(f);
-    if (status != NCS_NOERR)
-        return status;
-    if (!(f->flags & NCSI_F_NOFILL)) {
-        int first_new = old == NULL ? 0 : old->nvars;
-        int single = count_recvars(m) == 1;
-        for (int i = first_new; i < m->nvars; i++) {
-            const ncs_var *v = &m->vars[i];
-            if (v->isrec)
-                continue;
-            status = fill_region(f, v, v->begin, v->len);
-            if (status != NCS_NOERR)
-                return status;
-        }
-        if (old != NULL) {
-            for (uint64_t r = 0; r < old->numrecs; r++) {
-                for (int i = first_new; i < m->nvars; i++) {
-                    const ncs_var *v = &m->vars[i];
-                    if (!v->isrec)
-                        continue;
-                    status = fill_region(f, v, v->begin + r * cl->lay.recsize,
-                                         single ? cl->lay.recsize : v->len);
-                    if (status != NCS_NOERR)
-                        return status;
-                }
-            }
+    if (status == NCS_NOERR)
+        status = fast_rebuild(f);
+    /* Fill values first, then the header, so the header never describes
+     * variables whose fill has not reached the file.  A _FillValue of the
+     * wrong type stops the fill; netCDF-C has written the header by then,
+     * and so does this (the bytes of the file must match). */
+    if (status == NCS_NOERR && !(f->flags & NCSI_F_NOFILL)) {
+        status = fill_new(f, old);
+        if (status == NCS_EBADTYPE) {
+            int s2 = write_header(f);
+            free(begins);
+            cl->nmoves = 0;
+            return s2 != NCS_NOERR ? s2 : status;
         }
     }
+    if (status == NCS_NOERR)
+        status = write_header(f);
+    if (status != NCS_NOERR) {
+        enddef_rollback(f, &old_lay, begins, old != NULL);
+        fast_rebuild(f);
+        free(begins);
+        return status;
+    }
+    free(begins);
+    cl->nmoves = 0;
     return NCS_NOERR;
 }
 
@@ -753,6 +849,7 @@ static void cl_free_state(ncs_file *f)
         return;
     ncsi_pc_free(cl->pc);
     free(cl->scratch);
+    free(cl->moves);
     free(cl->fast);
     free(cl->fastmem);
     free(cl);

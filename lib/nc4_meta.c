@@ -424,6 +424,7 @@ static int write_text_att(hid_t obj, const char *name, const char *text)
 typedef struct dsinfo {
     char *name;
     hid_t ds;
+    int owned;               /* ds now belongs to a variable */
     int is_scale, dim_only, dimid;
     haddr_t addr;
     int rank;
@@ -778,8 +779,10 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
         }
+        /* the dataset stays in the list too: later variables may look
+         * for it among the dimension scales */
         cv->dset = d->ds;
-        d->ds = -1;
+        d->owned = 1;
         cv->h5name = ncsi_strdup(d->name);
         cv->swap = swap;
         cv->ndims = v->ndims;
@@ -806,7 +809,7 @@ done:
     free(dimid_of);
     for (int i = 0; i < w.n; i++) {
         free(w.list[i].name);
-        if (w.list[i].ds >= 0)
+        if (w.list[i].ds >= 0 && !w.list[i].owned)
             H5Dclose(w.list[i].ds);
     }
     free(w.list);

@@ -136,7 +136,9 @@ size_t ncsi_pc_page_size(const ncs_pc *pc);
 /* Pointer to n bytes at off inside one cached page, or NULL when the range
  * crosses a page or is not cached-able; for_write marks the page dirty. */
 unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write, int *status);
-int  ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n);
+/* memmove within the file; *donep (if not NULL) gets the bytes moved, at
+ * the end of the range when to > from, at its start otherwise. */
+int  ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n, uint64_t *donep);
 int  ncsi_pc_flush(ncs_pc *pc);                 /* write dirty pages */
 int  ncsi_pc_invalidate(ncs_pc *pc);            /* flush, then forget */
 uint64_t ncsi_pc_logical_size(ncs_pc *pc);       /* max(file size, writes) */

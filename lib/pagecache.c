@@ -288,37 +288,52 @@ int ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n)
     return NCS_NOERR;
 }
 
-int ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n)
+int ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n, uint64_t *donep)
 {
     size_t bsz = pc->psize * 4;
     unsigned char *tmp;
+    uint64_t done = 0;
     int status = NCS_NOERR;
-    if (n == 0 || to == from)
+    if (donep != NULL)
+        *donep = 0;
+    if (n == 0 || to == from) {
+        if (donep != NULL)
+            *donep = n;
         return NCS_NOERR;
+    }
     tmp = ncsi_malloc(bsz);
     if (tmp == NULL)
         return NCS_ERR(NCS_ENOMEM);
     if (to > from) {
-        /* Copy from the end backwards so overlapping ranges survive. */
-        uint64_t left = n;
-        while (left > 0 && status == NCS_NOERR) {
-            size_t k = left < bsz ? (size_t)left : bsz;
-            left -= k;
-            status = ncsi_pc_read(pc, from + left, tmp, k);
+        /* from the end backwards, so overlapping ranges survive; done
+         * counts the bytes moved at the end of the range */
+        while (done < n && status == NCS_NOERR) {
+            size_t k = n - done < bsz ? (size_t)(n - done) : bsz;
+            uint64_t at = n - done - k;
+            status = ncsi_pc_read(pc, from + at, tmp, k);
+            if (status == NCS_NOERR) {
+                status = ncsi_pc_write(pc, to + at, tmp, k);
+                /* a failed (maybe torn) write may have hit the source where
+                 * the ranges overlap: put the source bytes back */
+                if (status != NCS_NOERR)
+                    ncsi_pc_write(pc, from + at, tmp, k);
+            }
             if (status == NCS_NOERR)
-                status = ncsi_pc_write(pc, to + left, tmp, k);
+                done += k;
         }
     } else {
-        uint64_t done = 0;
         while (done < n && status == NCS_NOERR) {
             size_t k = n - done < bsz ? (size_t)(n - done) : bsz;
             status = ncsi_pc_read(pc, from + done, tmp, k);
             if (status == NCS_NOERR)
                 status = ncsi_pc_write(pc, to + done, tmp, k);
-            done += k;
+            if (status == NCS_NOERR)
+                done += k;
         }
     }
     free(tmp);
+    if (donep != NULL)
+        *donep = done;
     return status;
 }
 

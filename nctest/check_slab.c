@@ -1,8 +1,12 @@
 /*
  * check_slab.c -- the hyperslab matrix of ncs_get / ncs_put.
  *
- * For each classic format and each rank 0..4, one file holds a fixed and a
- * record variable of every type the format allows.  Every element's value
+ * For each layout and each rank 0..4, one file holds a fixed and a record
+ * variable of every type the format allows.  The layouts are the three
+ * classic formats and the chunked back end (netCDF-4 classic model) with
+ * default chunks, with small chunks (2 or 3 elements along each dimension)
+ * that cut through every request, and with the filter pipelines
+ * shuffle+deflate, zstd and Fletcher-32.  Every element's value
  * encodes its coordinates (val below), so a misplaced element names where it
  * came from.  Each variable is then read and written through a list of
  * slabs (full, single point, vectors along each dimension, planes, zero
@@ -14,7 +18,8 @@
  *
  * The conversion tests check NCS_ERANGE (in-range values still transferred)
  * and NCS_ECHAR; the bounds tests check netCDF-C's exact codes for starts,
- * counts and strides outside a fixed dimension.
+ * counts and strides outside a fixed dimension.  All of them run on every
+ * layout: the back end must not change a value or a status code.
  */
 #include "testutil.h"
 
@@ -23,6 +28,105 @@
 
 static const size_t shapes[MAXR + 1][MAXR] = {
     {0}, {7}, {4, 5}, {3, 4, 5}, {2, 3, 4, 5}};
+
+/* ---- layouts: classic formats and chunked storage settings -------------- */
+
+enum { CH_NONE, CH_DEFAULT, CH_SMALL };
+
+typedef struct layout {
+    const char *name;
+    const tu_format *f;          /* create flags, format, CDF-5 types */
+    int chunks;                  /* CH_NONE: a classic file */
+    int shuffle, deflate, zstd, fletcher32;
+} layout;
+
+static const tu_format nc4_classic = {
+    "netCDF-4 classic", NCS_NETCDF4 | NCS_CLASSIC_MODEL, NCS_FORMAT_NETCDF4_CLASSIC, 0};
+
+static const layout layouts[] = {
+    {"CDF-1", &tu_formats[0], CH_NONE, 0, 0, 0, 0},
+    {"CDF-2", &tu_formats[1], CH_NONE, 0, 0, 0, 0},
+    {"CDF-5", &tu_formats[2], CH_NONE, 0, 0, 0, 0},
+    {"chunked, default chunks", &nc4_classic, CH_DEFAULT, 0, 0, 0, 0},
+    {"chunked, small chunks", &nc4_classic, CH_SMALL, 0, 0, 0, 0},
+    {"chunked, small chunks, shuffle+deflate", &nc4_classic, CH_SMALL, 1, 5, 0, 0},
+    {"chunked, small chunks, zstd", &nc4_classic, CH_SMALL, 0, 0, 3, 0},
+    {"chunked, small chunks, fletcher32", &nc4_classic, CH_SMALL, 0, 0, 0, 1},
+    {"chunked, default chunks, shuffle+deflate+fletcher32", &nc4_classic, CH_DEFAULT, 1, 1, 0, 1},
+};
+#define NLAYOUTS ((int)TU_NELEMS(layouts))
+/* The layouts whose storage settings matter to nothing but the matrix:
+ * the classic formats and one chunked layout. */
+#define NBASIC 4
+
+/* Small chunks: 2 or 3 elements, always fewer than the dimension has (when
+ * it has more than one), so requests cross chunk boundaries everywhere. */
+static size_t small_chunk(int rank, int d, size_t len)
+{
+    size_t c = 2 + (size_t)((d + rank) % 2);
+    if (c >= len)
+        c = len > 1 ? len - 1 : 1;
+    return c;
+}
+
+/* Applies the layout's storage settings to a variable just defined, and
+ * checks that they read back. */
+static void set_storage(int ncid, int varid, const layout *lo, int rank,
+                        const size_t *shape)
+{
+    size_t ch[MAXR], got[MAXR];
+    int d, storage = -1, sh = -1, de = -1, lev = -1, z = -1, fl = -1;
+    if (lo->chunks == CH_NONE || rank == 0)
+        return;
+    if (lo->chunks == CH_SMALL) {
+        for (d = 0; d < rank; d++)
+            ch[d] = small_chunk(rank, d, shape[d]);
+        NCS_OK(ncs_def_var_chunking(ncid, varid, NCS_CHUNKED, ch));
+        NCS_OK(ncs_inq_var_chunking(ncid, varid, &storage, got));
+        ck_assert_int_eq(storage, NCS_CHUNKED);
+        for (d = 0; d < rank; d++)
+            ck_assert_uint_eq(got[d], ch[d]);
+    }
+    if (lo->shuffle || lo->deflate)
+        NCS_OK(ncs_def_var_deflate(ncid, varid, lo->shuffle, lo->deflate > 0, lo->deflate));
+    if (lo->zstd)
+        NCS_OK(ncs_def_var_zstd(ncid, varid, lo->zstd));
+    if (lo->fletcher32)
+        NCS_OK(ncs_def_var_fletcher32(ncid, varid, 1));
+    NCS_OK(ncs_inq_var_deflate(ncid, varid, &sh, &de, &lev));
+    NCS_OK(ncs_inq_var_zstd(ncid, varid, &z));
+    NCS_OK(ncs_inq_var_fletcher32(ncid, varid, &fl));
+    ck_assert_int_eq(sh, lo->shuffle);
+    ck_assert_int_eq(de, lo->deflate > 0);
+    ck_assert_int_eq(lev, lo->deflate);
+    ck_assert_int_eq(z, lo->zstd);
+    ck_assert_int_eq(fl, lo->fletcher32);
+}
+
+/* After a reopen: the settings are what the file says. */
+static void check_storage(int ncid, int varid, const layout *lo, int rank,
+                          const size_t *shape)
+{
+    size_t got[MAXR];
+    int d, storage = -1, sh = -1, de = -1, lev = -1, z = -1, fl = -1;
+    NCS_OK(ncs_inq_var_chunking(ncid, varid, &storage, got));
+    ck_assert_int_eq(storage, lo->chunks == CH_NONE || rank == 0 ? NCS_CONTIGUOUS : NCS_CHUNKED);
+    if (lo->chunks == CH_SMALL && rank > 0)
+        for (d = 0; d < rank; d++)
+            ck_assert_msg(got[d] == small_chunk(rank, d, shape[d]),
+                          "%s: chunk size %d is %zu after reopen, defined %zu",
+                          lo->name, d, got[d], small_chunk(rank, d, shape[d]));
+    if (rank == 0)
+        return;
+    NCS_OK(ncs_inq_var_deflate(ncid, varid, &sh, &de, &lev));
+    NCS_OK(ncs_inq_var_zstd(ncid, varid, &z));
+    NCS_OK(ncs_inq_var_fletcher32(ncid, varid, &fl));
+    ck_assert_int_eq(sh, lo->shuffle);
+    ck_assert_int_eq(de, lo->deflate > 0);
+    ck_assert_int_eq(lev, lo->deflate);
+    ck_assert_int_eq(z, lo->zstd);
+    ck_assert_int_eq(fl, lo->fletcher32);
+}
 
 static int is8(int t)
 {
@@ -358,15 +462,18 @@ static long long expect_at(const varinfo *v, const size_t *c, const slab *s)
     return val(v->type, v->rank, v->shape, c, in);
 }
 
-static void make_file(matrix_file *mf, const tu_format *f, int rank)
+static void make_file(matrix_file *mf, const layout *lo, int rank)
 {
-    int dimids[MAXR + 1], t, d, rec;
+    int dimids[MAXR + 1], t, d, rec, fmt = -1;
     char name[64];
     const size_t *shape = shapes[rank];
+    const tu_format *f = lo->f;
 
-    snprintf(name, sizeof name, "matrix_%d_%d", (int)f->format, rank);
+    snprintf(name, sizeof name, "matrix_%d_%d", (int)(lo - layouts), rank);
     tu_path(mf->path, sizeof mf->path, PROG, name);
     NCS_OK(ncs_create(mf->path, NCS_CLOBBER | f->cmode, &mf->ncid));
+    NCS_OK(ncs_inq_format(mf->ncid, &fmt));
+    ck_assert_int_eq(fmt, f->format);
     NCS_OK(ncs_def_dim(mf->ncid, "t", NCS_UNLIMITED, &dimids[0]));
     for (d = 0; d < rank; d++) {
         snprintf(name, sizeof name, "d%d", d);
@@ -388,6 +495,7 @@ static void make_file(matrix_file *mf, const tu_format *f, int rank)
             snprintf(name, sizeof name, "%s_%s", rec ? "r" : "f",
                      tu_type_name(t));
             NCS_OK(ncs_def_var(mf->ncid, name, t, rank, vd, &v->varid));
+            set_storage(mf->ncid, v->varid, lo, rank, shape);
         }
     NCS_OK(ncs_enddef(mf->ncid));
 }
@@ -533,14 +641,15 @@ static void check_get1(int ncid, const varinfo *v)
     } while (v->rank > 0 && next_index(v->rank, v->shape, k));
 }
 
-static void run_matrix(const tu_format *f, int rank, int with_puts)
+static void run_matrix(const layout *lo, int rank, int with_puts)
 {
+    const tu_format *f = lo->f;
     matrix_file mf;
     slab sl[64], full;
     int ns, i, j, mk, cv;
     size_t nrec;
 
-    make_file(&mf, f, rank);
+    make_file(&mf, lo, rank);
     fill_file(&mf);
     if (rank > 0) {
         NCS_OK(ncs_inq_dimlen(mf.ncid, 0, &nrec));
@@ -582,25 +691,27 @@ static void run_matrix(const tu_format *f, int rank, int with_puts)
         NCS_OK(ncs_inq_dimlen(mf.ncid, 0, &nrec));
         ck_assert_uint_eq(nrec, shapes[rank][0]);
     }
-    for (i = 0; i < mf.nvars; i++)
+    for (i = 0; i < mf.nvars; i++) {
+        check_storage(mf.ncid, mf.vars[i].varid, lo, rank, shapes[rank]);
         for (j = 0; j < ns; j++)
             check_get(mf.ncid, &mf.vars[i], &sl[j], (i + j) % NMAPS,
                       NCS_NAT, NULL);
+    }
     NCS_OK(ncs_close(mf.ncid));
     unlink(mf.path);
 }
 
-/* Loop index: format * 5 + rank. */
+/* Loop index: layout * 5 + rank. */
 START_TEST(test_matrix_get_put)
 {
-    run_matrix(&tu_formats[_i / (MAXR + 1)], _i % (MAXR + 1), 1);
+    run_matrix(&layouts[_i / (MAXR + 1)], _i % (MAXR + 1), 1);
 }
 END_TEST
 
 /* Rank 0 through every entry point with NULL and empty arrays. */
 START_TEST(test_scalar)
 {
-    const tu_format *f = &tu_formats[_i];
+    const tu_format *f = layouts[_i].f;
     char path[256];
     int ncid, t, varid[12];
     tu_path(path, sizeof path, PROG, "scalar");
@@ -730,7 +841,7 @@ static int fits(int x, double v)
  * vector read into each memory type. */
 START_TEST(test_convert_range)
 {
-    const tu_format *f = &tu_formats[_i];
+    const tu_format *f = layouts[_i].f;
     char path[256];
     int ncid, dim, x, m, varid[12];
     const size_t nv = TU_NELEMS(probe_vals);
@@ -829,7 +940,7 @@ END_TEST
  * CDF-1/2 (no NCS_ERANGE either way), and range-checks them in CDF-5. */
 START_TEST(test_convert_byte_uchar)
 {
-    const tu_format *f = &tu_formats[_i];
+    const tu_format *f = layouts[_i].f;
     char path[256];
     int ncid, dim, v;
     unsigned char uc[3] = {200, 5, 255}, ub[3];
@@ -867,7 +978,7 @@ END_TEST
  * with and without strides; NCS_NAT on a char variable is text. */
 START_TEST(test_convert_echar)
 {
-    const tu_format *f = &tu_formats[_i];
+    const tu_format *f = layouts[_i].f;
     char path[256], txt[4] = "abc", tb[4] = {0};
     int ncid, dim, vc, vn, m;
     size_t st = 0, ct = 3, i0 = 1;
@@ -907,15 +1018,17 @@ END_TEST
 
 /* ---- bounds on fixed dimensions (codes as netCDF-C 4.9.0 returns) -------- */
 
+/* Loop index 0: CDF-1; 1: chunked. */
 START_TEST(test_bounds_fixed)
 {
+    const tu_format *f = layouts[_i ? NBASIC - 1 : 0].f;
     char path[256];
     int ncid, d[2], v;
     int buf[64];
     size_t st[2], ct[2];
     ptrdiff_t sd[2];
     tu_path(path, sizeof path, PROG, "bounds");
-    NCS_OK(ncs_create(path, NCS_CLOBBER, &ncid));
+    NCS_OK(ncs_create(path, NCS_CLOBBER | f->cmode, &ncid));
     NCS_OK(ncs_def_dim(ncid, "a", 2, &d[0]));
     NCS_OK(ncs_def_dim(ncid, "b", 3, &d[1]));
     NCS_OK(ncs_def_var(ncid, "v", NCS_INT, 2, d, &v));
@@ -983,16 +1096,16 @@ static Suite *slab_suite(void)
     Suite *s = suite_create("slab");
     TCase *tc = tcase_create("matrix");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_matrix_get_put, 0, TU_NFORMATS * (MAXR + 1));
-    tcase_add_loop_test(tc, test_scalar, 0, TU_NFORMATS);
+    tcase_add_loop_test(tc, test_matrix_get_put, 0, NLAYOUTS * (MAXR + 1));
+    tcase_add_loop_test(tc, test_scalar, 0, NBASIC);
     suite_add_tcase(s, tc);
     tc = tcase_create("convert");
-    tcase_add_loop_test(tc, test_convert_range, 0, TU_NFORMATS);
-    tcase_add_loop_test(tc, test_convert_byte_uchar, 0, TU_NFORMATS);
-    tcase_add_loop_test(tc, test_convert_echar, 0, TU_NFORMATS);
+    tcase_add_loop_test(tc, test_convert_range, 0, NBASIC);
+    tcase_add_loop_test(tc, test_convert_byte_uchar, 0, NBASIC);
+    tcase_add_loop_test(tc, test_convert_echar, 0, NBASIC);
     suite_add_tcase(s, tc);
     tc = tcase_create("bounds");
-    tcase_add_test(tc, test_bounds_fixed);
+    tcase_add_loop_test(tc, test_bounds_fixed, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

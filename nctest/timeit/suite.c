@@ -1,0 +1,383 @@
+/*
+ * suite.c -- the 4-D timing suite of 1992, run on every engine at once.
+ *
+ * For each variable (one per type, shape rec x d1 x d2 x ...): a put of the
+ * whole variable, then a get and a put of each access shape, the shapes
+ * generated from the rank (the point, the vectors, the planes, the cubes,
+ * ... every proper subset of the dimensions taken whole, the other
+ * dimensions at their middle index).
+ *
+ * Each test runs on all available engines in turn, A B C A B C ...: after a
+ * first, checked call and a calibration of the batch size per engine,
+ * TI_BATCHES rounds each time one batch per engine, so drift of the
+ * machine hits every engine alike.  The reported time is the median batch
+ * divided by its calls.  A get's buffer is poisoned and checked on the
+ * first call and compared again after the last batch; a put is read back
+ * and checked after its batches.  A wrong value or a failing call ends the
+ * run with an error, never with a number.
+ */
+#include "suite.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TI_BATCHES 5
+
+int ti_engine_available(const ti_engine *e)
+{
+    return e->why[0] == '\0';
+}
+
+/* ---- engines ----------------------------------------------------------------- */
+
+static ti_engine *add_engine(ti_suite *s, const ti_lib *lib, int kind, const size_t *chunks)
+{
+    const ti_options *o = s->o;
+    ti_engine *e;
+    if (s->nengines == TI_MAX_ENGINES)
+        ti_die("too many engines");
+    e = &s->engines[s->nengines];
+    memset(e, 0, sizeof *e);
+    e->lib = lib;
+    e->layout.kind = kind;
+    e->layout.format = o->format;
+    e->ncid = -1;
+    if (kind == TI_CHUNKED) {
+        char shape[64];
+        e->layout.rank = o->ndims;
+        memcpy(e->layout.chunks, chunks, sizeof e->layout.chunks);
+        ti_chunk_str(o->ndims, chunks, shape, sizeof shape);
+        snprintf(e->layout.label, sizeof e->layout.label, "chunks %s", shape);
+    } else if (kind == TI_CONTIGUOUS) {
+        snprintf(e->layout.label, sizeof e->layout.label, "cdf%d", o->format);
+    } else {
+        snprintf(e->layout.label, sizeof e->layout.label, "resident");
+    }
+    ti_engine_name(e->label, sizeof e->label, lib->name, e->layout.label);
+    snprintf(e->path, sizeof e->path, "%s/e%02d.nc", o->dir, s->nengines);
+    e->reference = lib == &ti_lib_netcdf && kind == TI_CONTIGUOUS;
+    s->nengines++;
+    return e;
+}
+
+/* Creates the engine's file with one record variable per type.  A library
+ * that answers NC_ENOTBUILT lacks the layout: the engine is marked not
+ * available.  Any other failure ends the run. */
+static void setup_engine(ti_suite *s, ti_engine *e)
+{
+    const ti_options *o = s->o;
+    int dimids[TI_MAX_DIMS], status;
+    const char *step = "create";
+    status = e->lib->create(e->path, &e->layout, &e->ncid);
+    for (int d = 0; d < o->ndims && status == 0; d++) {
+        char name[16];
+        snprintf(name, sizeof name, d == 0 ? "rec" : "d%d", d);
+        step = "def_dim";
+        status = e->lib->def_dim(e->ncid, name, d == 0 ? 0 : o->dims[d], &dimids[d]);
+    }
+    for (int t = 0; t < o->ntypes && status == 0; t++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_var", o->types[t]->name);
+        step = "def_var";
+        status = e->lib->def_var(e->ncid, name, o->types[t]->type, o->ndims, dimids,
+                                 &e->layout, &e->varids[t]);
+    }
+    if (status == 0) {
+        step = "enddef";
+        status = e->lib->enddef(e->ncid);
+    }
+    if (status == TI_NOT_BUILT) {
+        snprintf(e->why, sizeof e->why, "%s: %s (status %d)", step, e->lib->strerror(status),
+                 status);
+        if (e->ncid >= 0)
+            e->lib->close(e->ncid);
+        unlink(e->path);
+        e->ncid = -1;
+        return;
+    }
+    if (status != 0)
+        ti_die("%s: %s: %s (status %d)", e->label, step, e->lib->strerror(status), status);
+}
+
+void ti_suite_engines(ti_suite *s, const ti_options *o)
+{
+    memset(s, 0, sizeof *s);
+    s->o = o;
+    s->reference = -1;
+    if (o->engines & TI_E_NCSLAB)
+        add_engine(s, &ti_lib_ncslab, TI_CONTIGUOUS, NULL);
+    if (o->engines & TI_E_NATIVE)
+        add_engine(s, &ti_lib_ncslab_native, TI_CONTIGUOUS, NULL);
+    if (o->layouts) {
+        if (o->engines & TI_E_NETCDF)
+            add_engine(s, &ti_lib_netcdf, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_MEMORY)
+            add_engine(s, &ti_lib_memory, TI_RESIDENT, NULL);
+        for (int c = 0; c < o->nlayouts; c++) {
+            if (o->engines & TI_E_NCSCHUNK)
+                add_engine(s, &ti_lib_ncslab, TI_CHUNKED, o->layoutshapes[c]);
+            if (o->engines & TI_E_NETCDF4)
+                add_engine(s, &ti_lib_netcdf, TI_CHUNKED, o->layoutshapes[c]);
+        }
+    } else {
+        for (int c = 0; c < o->nchunkshapes && (o->engines & TI_E_NCSCHUNK); c++)
+            add_engine(s, &ti_lib_ncslab, TI_CHUNKED, o->chunkshapes[c]);
+        if (o->engines & TI_E_NETCDF)
+            add_engine(s, &ti_lib_netcdf, TI_CONTIGUOUS, NULL);
+        for (int c = 0; c < o->nchunkshapes && (o->engines & TI_E_NETCDF4); c++)
+            add_engine(s, &ti_lib_netcdf, TI_CHUNKED, o->chunkshapes[c]);
+        if (o->engines & TI_E_MEMORY)
+            add_engine(s, &ti_lib_memory, TI_RESIDENT, NULL);
+    }
+    for (int e = 0; e < s->nengines; e++) {
+        setup_engine(s, &s->engines[e]);
+        if (s->engines[e].reference)
+            s->reference = e;
+        if (!ti_engine_available(&s->engines[e]))
+            printf("note: engine \"%s\" is not available: %s; its column shows n/a\n",
+                   s->engines[e].label, s->engines[e].why);
+    }
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+static const char *shape_name(int k)
+{
+    static const char *names[] = { "point", "vector", "plane", "cube" };
+    return k < 4 ? names[k] : "hyperslab";
+}
+
+/* The whole-variable put, then a get and a put of every proper subset of
+ * the dimensions, by subset size and then lexicographically (the order of
+ * the 1992 output). */
+static void make_tests(ti_suite *s)
+{
+    const ti_options *o = s->o;
+    int n = o->ndims, nshapes = 0;
+    ti_test shapes[TI_MAX_TESTS];
+    ti_test *w = &s->tests[0];
+    memset(w, 0, sizeof *w);
+    w->op = TI_PUT;
+    memcpy(w->count, o->dims, sizeof w->count);
+    ti_shape_str(n, o->dims, w->shape, sizeof w->shape);
+    snprintf(w->label, sizeof w->label, "%zu values", ti_nelems(n, o->dims));
+    for (int k = 0; k < n; k++) {
+        int c[TI_MAX_DIMS];
+        for (int i = 0; i < k; i++)
+            c[i] = i;
+        for (;;) {
+            ti_test *t = &shapes[nshapes++];
+            memset(t, 0, sizeof *t);
+            for (int d = 0; d < n; d++) {
+                t->count[d] = 1;
+                t->start[d] = o->dims[d] / 2;
+            }
+            for (int i = 0; i < k; i++) {
+                t->count[c[i]] = o->dims[c[i]];
+                t->start[c[i]] = 0;
+            }
+            ti_shape_str(n, t->count, t->shape, sizeof t->shape);
+            if (k == 0)
+                snprintf(t->label, sizeof t->label, "1 point");
+            else
+                snprintf(t->label, sizeof t->label, "%s %s", t->shape, shape_name(k));
+            /* next combination */
+            int i = k - 1;
+            while (i >= 0 && c[i] == n - k + i)
+                i--;
+            if (i < 0)
+                break;
+            c[i]++;
+            for (int j = i + 1; j < k; j++)
+                c[j] = c[j - 1] + 1;
+        }
+    }
+    s->ntests = 1 + 2 * nshapes;
+    for (int i = 0; i < nshapes; i++) {
+        s->tests[1 + i] = shapes[i];
+        s->tests[1 + i].op = TI_GET;
+        s->tests[1 + nshapes + i] = shapes[i];
+        s->tests[1 + nshapes + i].op = TI_PUT;
+    }
+}
+
+/* ---- timing ---------------------------------------------------------------- */
+
+typedef struct {
+    ti_engine *e;
+    int varid;
+    const ti_test *test;
+    void *buf;                  /* the engine's own buffer */
+    const void *want;           /* the values written, and expected back */
+    long calls;                 /* batch size */
+    double batch[TI_BATCHES];   /* seconds per call of each batch */
+} ti_run;
+
+static void call_failed(const ti_run *r, int status)
+{
+    ti_die("%s: %s %s: %s (status %d)", r->e->label, r->test->op == TI_GET ? "ncvarget" : "ncvarput",
+           r->test->label, r->e->lib->strerror(status), status);
+}
+
+/* Seconds for n calls of the test on one engine. */
+static double time_batch(const ti_run *r, long n)
+{
+    const ti_lib *lib = r->e->lib;
+    int ncid = r->e->ncid, varid = r->varid, status = 0;
+    const long *start = r->test->start, *count = r->test->count;
+    double t0 = ti_now();
+    if (r->test->op == TI_GET) {
+        for (long i = 0; i < n && status == 0; i++)
+            status = lib->get(ncid, varid, start, count, r->buf);
+    } else {
+        for (long i = 0; i < n && status == 0; i++)
+            status = lib->put(ncid, varid, start, count, r->want);
+    }
+    double t = ti_now() - t0;
+    if (status != 0)
+        call_failed(r, status);
+    return t;
+}
+
+static void check_get(const ti_suite *s, const ti_run *r, int t, const char *when)
+{
+    const ti_options *o = s->o;
+    char msg[256];
+    if (ti_check_slab(o->types[t]->type, o->ndims, o->dims, r->test->start, r->test->count,
+                      r->buf, msg, sizeof msg))
+        ti_die("%s: %s_var: ncvarget %s returned wrong data (%s): %s", r->e->label,
+               o->types[t]->name, r->test->label, when, msg);
+}
+
+/* Reads the slab back, into a poisoned buffer, and checks it. */
+static void check_readback(const ti_suite *s, ti_run *r, int t, size_t bytes)
+{
+    int status;
+    memset(r->buf, 0xA5, bytes);
+    status = r->e->lib->get(r->e->ncid, r->varid, r->test->start, r->test->count, r->buf);
+    if (status != 0)
+        call_failed(r, status);
+    check_get(s, r, t, "reading back what ncvarput wrote");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void run_test(ti_suite *s, int t, int k, void **bufs, void *want)
+{
+    const ti_options *o = s->o;
+    const ti_test *test = &s->tests[k];
+    size_t bytes = ti_nelems(o->ndims, test->count) * o->types[t]->size;
+    double target = o->min_time / TI_BATCHES;
+    ti_run runs[TI_MAX_ENGINES];
+    int nruns = 0;
+
+    ti_fill_slab(o->types[t]->type, o->ndims, o->dims, test->start, test->count, want);
+    for (int e = 0; e < s->nengines; e++) {
+        ti_engine *eng = &s->engines[e];
+        ti_run *r;
+        TI_USEC(s, e, t, k) = NAN;
+        if (!ti_engine_available(eng))
+            continue;
+        r = &runs[nruns++];
+        memset(r, 0, sizeof *r);
+        r->e = eng;
+        r->varid = eng->varids[t];
+        r->test = test;
+        r->buf = bufs[e];
+        r->want = want;
+        /* the first call, checked, outside the timing */
+        if (test->op == TI_GET) {
+            memset(r->buf, 0xA5, bytes);
+            time_batch(r, 1);
+            check_get(s, r, t, "first call");
+        } else {
+            time_batch(r, 1);
+        }
+        /* calibration: grow the batch until it takes a quarter of its share
+         * of min-time, then scale it to the share */
+        r->calls = 1;
+        for (;;) {
+            double secs = time_batch(r, r->calls), f;
+            if (secs >= target / 4) {
+                f = secs < target ? 1.1 * target / secs : 1;
+                r->calls = (long)((double)r->calls * f) + 1;
+                break;
+            }
+            f = secs > 0 ? target / secs : 10;
+            f = f < 2 ? 2 : f > 10 ? 10 : f;
+            r->calls = (long)((double)r->calls * f);
+        }
+    }
+    /* interleaved batches, alternating direction so no engine always
+     * follows the same one */
+    for (int b = 0; b < TI_BATCHES; b++)
+        for (int i = 0; i < nruns; i++) {
+            ti_run *r = &runs[b % 2 ? nruns - 1 - i : i];
+            r->batch[b] = time_batch(r, r->calls) / (double)r->calls;
+        }
+    for (int i = 0; i < nruns; i++) {
+        ti_run *r = &runs[i];
+        if (test->op == TI_GET) {
+            if (memcmp(r->buf, want, bytes) != 0)
+                check_get(s, r, t, "after the timed calls");
+        } else {
+            check_readback(s, r, t, bytes);
+        }
+        qsort(r->batch, TI_BATCHES, sizeof r->batch[0], cmp_double);
+        TI_USEC(s, (int)(r->e - s->engines), t, k) = r->batch[TI_BATCHES / 2] * 1e6;
+    }
+}
+
+void ti_suite_run(ti_suite *s)
+{
+    const ti_options *o = s->o;
+    size_t maxbytes = ti_nelems(o->ndims, o->dims) * 8;
+    void *bufs[TI_MAX_ENGINES], *want = malloc(maxbytes);
+    double t0 = ti_now();
+    int done = 0;
+
+    make_tests(s);
+    s->usec = malloc(sizeof(double) * (size_t)s->nengines * TI_MAX_TYPES * (size_t)s->ntests);
+    if (want == NULL || s->usec == NULL)
+        ti_die("out of memory");
+    for (int e = 0; e < s->nengines; e++)
+        if ((bufs[e] = malloc(maxbytes)) == NULL)
+            ti_die("out of memory");
+    for (int t = 0; t < o->ntypes; t++) {
+        for (int k = 0; k < s->ntests; k++) {
+            ti_progress("%s_var: %s %s  (test %d of %d)", o->types[t]->name,
+                        s->tests[k].op == TI_GET ? "ncvarget" : "ncvarput", s->tests[k].label,
+                        ++done, o->ntypes * s->ntests);
+            run_test(s, t, k, bufs, want);
+        }
+        ti_progress_done();
+        if (!o->quiet)
+            ti_report_block(s, t);
+    }
+    for (int e = 0; e < s->nengines; e++) {
+        ti_engine *eng = &s->engines[e];
+        struct stat st;
+        free(bufs[e]);
+        if (!ti_engine_available(eng))
+            continue;
+        int status = eng->lib->close(eng->ncid);
+        if (status != 0)
+            ti_die("%s: close: %s (status %d)", eng->label, eng->lib->strerror(status), status);
+        if (eng->layout.kind == TI_RESIDENT) {
+            eng->file_size = 0;
+            for (int t = 0; t < o->ntypes; t++)
+                eng->file_size += (long long)(ti_nelems(o->ndims, o->dims) * o->types[t]->size);
+        } else if (stat(eng->path, &st) == 0) {
+            eng->file_size = (long long)st.st_size;
+        }
+    }
+    free(want);
+    s->seconds = ti_now() - t0;
+}

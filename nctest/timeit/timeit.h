@@ -1,0 +1,173 @@
+/*
+ * timeit.h -- shared declarations of the timeit harness.
+ *
+ * timeit reruns the 1992 netCDF hyperslab timing suite (nctest/timeit.c of
+ * netCDF 2) against several engines in one process and compares them.  An
+ * engine is a library reached through the netCDF version-2 calls (ncslab,
+ * netCDF-C) or the in-memory floor, together with a storage layout
+ * (contiguous CDF-1/2/5, chunked with a chunk shape, resident array).
+ *
+ * The libraries meet the harness only through ti_lib, a table of function
+ * pointers: netCDF-C's <netcdf.h> and ncslab's v2 header declare the same
+ * names, so each library lives in a translation unit of its own
+ * (engine_netcdf.c, engine_ncslab.c, engine_memory.c).
+ *
+ * Conventions: every ti_lib call returns a netCDF status (0, or an NC_E*
+ * code, or a positive errno value); memory buffers hold the variable's own
+ * type, as v2 has no conversion (NC_LONG data are 4-byte ints).
+ */
+#ifndef TIMEIT_H
+#define TIMEIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TI_MAX_DIMS 8           /* ranks the suite accepts */
+#define TI_MAX_TYPES 6          /* byte char short long float double */
+#define TI_NOT_BUILT (-128)     /* NC_ENOTBUILT */
+
+/* ---- layouts ------------------------------------------------------------ */
+enum { TI_CONTIGUOUS, TI_CHUNKED, TI_RESIDENT };
+
+typedef struct {
+    int kind;                   /* TI_CONTIGUOUS, TI_CHUNKED, TI_RESIDENT */
+    int format;                 /* contiguous: 1, 2 or 5 (CDF-1/2/5) */
+    int rank;                   /* chunked: number of chunk sizes */
+    size_t chunks[TI_MAX_DIMS]; /* chunked: chunk shape */
+    int deflate;                /* chunked: deflate level, 0 for none */
+    char label[96];             /* "cdf1", "chunks 1x20x30x40", ... */
+} ti_layout;
+
+/* ---- libraries ---------------------------------------------------------- */
+typedef struct ti_lib {
+    const char *name;           /* "ncslab", "netCDF-C", "memory" */
+    /* Creates path in define mode with the layout's format.  ENOTBUILT (or
+     * another status) means the library cannot make this layout. */
+    int (*create)(const char *path, const ti_layout *layout, int *ncidp);
+    /* Opens read-only; NULL when the library keeps nothing on disk. */
+    int (*open)(const char *path, int *ncidp);
+    int (*def_dim)(int ncid, const char *name, long len, int *dimidp);
+    /* Defines a variable and applies the layout's storage settings. */
+    int (*def_var)(int ncid, const char *name, int type, int ndims,
+                   const int *dimids, const ti_layout *layout, int *varidp);
+    int (*inq_varid)(int ncid, const char *name, int *varidp);
+    int (*enddef)(int ncid);
+    int (*get)(int ncid, int varid, const long *start, const long *count, void *buf);
+    int (*put)(int ncid, int varid, const long *start, const long *count,
+               const void *buf);
+    int (*get1)(int ncid, int varid, const long *index, void *value);
+    int (*close)(int ncid);
+    const char *(*strerror)(int status);
+} ti_lib;
+
+extern const ti_lib ti_lib_ncslab;        /* ncslab through its v2 calls */
+extern const ti_lib ti_lib_ncslab_native; /* ncslab through ncs_get/ncs_put */
+extern const ti_lib ti_lib_netcdf;        /* netCDF-C through its v2 calls */
+extern const ti_lib ti_lib_memory;        /* gather/scatter on resident arrays */
+/* netCDF-C's version string, and its default chunk shape for a variable
+ * (0 on success); used to name the "default" layout honestly. */
+const char *ti_netcdf_version(void);
+int ti_netcdf_default_chunks(int ndims, const long *dims, int type, size_t *chunks);
+const char *ti_ncslab_version(void);
+
+/* ---- types and values ----------------------------------------------------
+ * The value of an element encodes its coordinates: the row-major linear
+ * index of the element in its variable, exactly for long and double,
+ * modulo 2^24 for float, hashed into the type's width for byte, char and
+ * short (so a misplaced element is still caught). */
+typedef struct {
+    int type;                   /* NC_BYTE .. NC_DOUBLE */
+    const char *name;           /* "byte", ... "double" */
+    size_t size;
+} ti_type;
+
+const ti_type *ti_type_by_name(const char *name);
+const ti_type *ti_type_by_code(int type);
+/* Writes the expected values of the slab (start, count) of a variable of
+ * shape dims into buf, in row-major order. */
+void ti_fill_slab(int type, int ndims, const long *dims, const long *start,
+                  const long *count, void *buf);
+/* Compares buf with the expected values; returns 0 when equal, otherwise
+ * describes the first bad element in msg. */
+int ti_check_slab(int type, int ndims, const long *dims, const long *start,
+                  const long *count, const void *buf, char *msg, size_t msglen);
+/* The value of one element, as bytes of the type, for get1 checks. */
+void ti_value(int type, uint64_t code, void *out);
+
+size_t ti_nelems(int ndims, const long *count);
+
+/* ---- timing --------------------------------------------------------------- */
+double ti_now(void);            /* CLOCK_MONOTONIC seconds */
+/* Peak resident set of this process in bytes (VmHWM), 0 if unknown. */
+size_t ti_peak_rss(void);
+/* Progress line on stderr when stderr is a terminal and the run has been
+ * going for a while; ti_progress_done erases it. */
+void ti_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ti_progress_done(void);
+/* Dies with a message: the harness's one error exit. */
+void ti_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* ---- output helpers ------------------------------------------------------- */
+/* "10x20x1x1" */
+void ti_shape_str(int n, const long *v, char *out, size_t outlen);
+void ti_chunk_str(int n, const size_t *v, char *out, size_t outlen);
+/* "<lib> <layout>", the name of an engine (out: at least 128 bytes) */
+void ti_engine_name(char *out, size_t outlen, const char *lib, const char *layout);
+
+/* ---- chart ----------------------------------------------------------------- */
+/* A grouped bar chart, stacked panels sharing one legend: in each panel,
+ * groups along x (at most maxgroups), one bar per series in each group,
+ * height on a log scale.  values[series * ngroups + group]; NaN or <= 0 is
+ * a missing bar, and a series with no bar at all is marked n/a in the
+ * legend.  colors: one "#rrggbb" per series, or NULL for a palette. */
+typedef struct ti_svg ti_svg;
+ti_svg *ti_svg_open(const char *path, const char *title, int npanels, int maxgroups,
+                    int nseries, const char *const *series, const char *const *colors);
+void ti_svg_panel(ti_svg *s, const char *title, const char *axis, int ngroups,
+                  const char *const *groups, const double *values);
+/* Writes the file; 0 on success, -1 (errno set) on failure. */
+int ti_svg_close(ti_svg *s);
+
+/* ---- scenarios ------------------------------------------------------------- */
+typedef struct ti_options ti_options;
+int ti_run_scan(const ti_options *o, FILE *csv);
+int ti_run_append(const ti_options *o, FILE *csv);
+
+struct ti_options {
+    int ndims;
+    long dims[TI_MAX_DIMS];
+    int ntypes;
+    const ti_type *types[TI_MAX_TYPES];
+    double min_time;
+    int format;                 /* 1, 2, 5 */
+    int nchunkshapes;
+    size_t chunkshapes[8][TI_MAX_DIMS];
+    unsigned engines;           /* TI_E_* bits */
+    const char *dir;            /* scratch directory (made by main) */
+    const char *csv, *svg;
+    const char *table_type;
+    int layouts;                /* --layouts sweep */
+    int nlayouts;
+    size_t layoutshapes[32][TI_MAX_DIMS];
+    int quiet;                  /* only the tables */
+    int suite;                  /* run the 4-D suite */
+    int scan;
+    long scan_rows, scan_cols;
+    size_t scan_chunks[2];
+    double scan_budget;
+    int append;
+    long append_records;
+    int nblocks;
+    long blocks[16];
+};
+
+#define TI_E_NCSLAB   0x01      /* ncslab contiguous */
+#define TI_E_NCSCHUNK 0x02      /* ncslab chunked */
+#define TI_E_NETCDF   0x04      /* netCDF-C classic */
+#define TI_E_NETCDF4  0x08      /* netCDF-C netCDF-4 */
+#define TI_E_MEMORY   0x10      /* in-memory floor */
+#define TI_E_NATIVE   0x20      /* ncslab contiguous through ncs_ calls */
+#define TI_E_DEFAULT  0x1f
+
+#endif /* TIMEIT_H */

@@ -1,0 +1,78 @@
+/*
+ * util.c -- clock, memory high-water mark, progress line and the error exit.
+ *
+ * The progress line is drawn only when stderr is a terminal and the run has
+ * lasted more than two seconds, so logs and `make check` stay clean.
+ */
+#include "timeit.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+double ti_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+size_t ti_peak_rss(void)
+{
+    char line[256];
+    size_t kib = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kib = (size_t)strtoull(line + 6, NULL, 10);
+    fclose(f);
+    return kib * 1024;
+}
+
+static double progress_t0 = -1;
+static int progress_shown;
+
+void ti_progress(const char *fmt, ...)
+{
+    va_list ap;
+    double now = ti_now();
+    if (progress_t0 < 0)
+        progress_t0 = now;
+    if (!isatty(2) || now - progress_t0 < 2.0)
+        return;
+    fprintf(stderr, "\r\033[K[%4.0fs] ", now - progress_t0);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    progress_shown = 1;
+}
+
+void ti_progress_done(void)
+{
+    if (progress_shown)
+        fputs("\r\033[K", stderr);
+    progress_shown = 0;
+}
+
+void ti_die(const char *fmt, ...)
+{
+    va_list ap;
+    ti_progress_done();
+    fflush(stdout);
+    fputs("timeit: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+void ti_engine_name(char *out, size_t outlen, const char *lib, const char *layout)
+{
+    snprintf(out, outlen, "%.31s %.95s", lib, layout);
+}

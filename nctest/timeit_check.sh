@@ -1,0 +1,51 @@
+#!/bin/sh
+# nctest/timeit_check.sh -- a short, verified run of the timeit harness:
+# the suite on a small 4-D shape for two types, a tiny --scan and a tiny
+# --append, on every engine.  timeit checks every value it reads and exits
+# non-zero on a wrong value or a failed call, so passing here means every
+# engine returned correct data; the times themselves are not judged.  The
+# CSV and the chart must come out well formed.
+# Run by `make check` from the top build directory.
+set -u
+
+top_builddir=${top_builddir:-.}
+timeit=$top_builddir/nctest/timeit/timeit
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/timeit_check.XXXXXX") || exit 99
+status=0
+
+fail() {
+    echo "FAIL: $*"
+    status=1
+}
+
+run() {
+    echo "+ timeit $*"
+    "$timeit" --dir "$tmp" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    cat "$tmp/out" "$tmp/err"
+    [ $rc -eq 0 ] || fail "timeit $* exited with status $rc"
+}
+
+run --min-time 0.001 --dims 4,5,6,7 --types short,float --csv "$tmp/t.csv" --svg "$tmp/t.svg"
+grep -q '^time for ncvarget 4x5x1x1 plane' "$tmp/out" || fail "no 1992-format lines"
+grep -q '^Side by side' "$tmp/out" || fail "no side-by-side table"
+# header + engines x 2 types x 31 tests, every row with 11 fields
+rows=$(sed 1d "$tmp/t.csv" | wc -l)
+engines=$(grep -c '^call     shape' "$tmp/out")
+[ "$rows" -gt 0 ] && [ $((rows % 62)) -eq 0 ] || fail "CSV has $rows rows, not a multiple of 62"
+awk -F, 'NF != 11 { bad = 1 } END { exit bad }' "$tmp/t.csv" || fail "CSV rows without 11 fields"
+grep -q '</svg>' "$tmp/t.svg" || fail "chart not written"
+[ "$engines" -eq 1 ] || fail "table header missing"
+
+run --min-time 0.001 --dims 3,4,5 --types double --quiet --layouts
+grep -q '^Layouts' "$tmp/out" || fail "no layouts table"
+
+run --scan --scan-size 60x90 --scan-chunks 12x18
+grep -q '^netCDF-C cdf1 ' "$tmp/out" || fail "scan: no netCDF-C row"
+grep -q '^memory resident ' "$tmp/out" || fail "scan: no memory row"
+
+run --append --append-records 12 --append-blocks 1,5 --dims 1,6,7 --types byte,long
+grep -q 'write(2) raw' "$tmp/out" || fail "append: no write(2) baseline"
+
+rm -rf "$tmp"
+exit $status
