@@ -323,9 +323,9 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
 /* ---- chunked storage (netCDF-4/HDF5 files, classic data model) ---------
  * Files created with NCS_NETCDF4|NCS_CLASSIC_MODEL store each variable in
  * chunks, optionally compressed.  These calls are made in define mode,
- * after ncs_def_var and before any data is written; on classic files they
- * fail with NCS_ENOTNC4 (except storage NCS_CONTIGUOUS, which is what a
- * classic file has). */
+ * after ncs_def_var and before the variable is first laid out by enddef;
+ * on classic files they fail with NCS_ENOTNC4, as in netCDF-C (the
+ * inquiries report contiguous, unfiltered storage). */
 #define NCS_CHUNKED    0
 #define NCS_CONTIGUOUS 1
 #define NCS_ENOTNC4    (-111) /* netCDF-4 operation on a classic file */
