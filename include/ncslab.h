@@ -352,7 +352,11 @@ int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p);
  * open chunked file (default 16 MiB).  Errors: NCS_EINVAL for 0. */
 int ncs_set_chunk_cache(size_t bytes);
 int ncs_get_chunk_cache(size_t *bytesp);
-/* Counters of the chunk cache since the library loaded (or the last reset). */
+/* Counters of the chunk cache since the library loaded (or the last reset):
+ * lookups that hit or missed, chunks evicted, decoded bytes read from and
+ * written to files.  One-element reads (ncs_get1) served from the chunk a
+ * variable keeps pinned for them are not lookups and are not counted; the
+ * pinned chunk (one per variable read that way) is never evicted. */
 int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
                         unsigned long long *evictionsp,
                         unsigned long long *bytes_readp,

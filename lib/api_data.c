@@ -17,6 +17,7 @@
  */
 #include "ncs_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { PATH_VARA, PATH_VARS, PATH_VARM };
@@ -210,8 +211,10 @@ static int build_slab(const request *r, int path, const size_t *start,
     ptrdiff_t natural = 1;
     int rec_only = 1, clipped = 0;
 
+    int status = ncsi_slab_init(s, nd);
     *clip_err = NCS_NOERR;
-    s->ndims = nd;
+    if (status != NCS_NOERR)
+        return status;
     s->isrec = v->isrec;
     for (int d = nd - 1; d >= 0; d--) {
         int unb;
@@ -283,10 +286,10 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
                     void *buf, int put)
 {
     static const size_t zeros[NCS_MAX_VAR_DIMS];
-    size_t full[NCS_MAX_VAR_DIMS];
+    size_t full_inl[NCSI_SLAB_INLINE], *full = full_inl;
     ncs_slab s;
     request r = { 0 };
-    int path, status, clip_err;
+    int path, status, clip_err, have_slab = 0;
 
     path = imap != NULL ? PATH_VARM : stride != NULL ? PATH_VARS : PATH_VARA;
     status = lookup(ncid, varid, memtype, put, path, &r);
@@ -303,6 +306,11 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     if (r.v->ndims > 0)
         maybe_refresh(&r, start, count);
     if (count == NULL) {
+        if (r.v->ndims > NCSI_SLAB_INLINE) {
+            full = ncsi_malloc((size_t)r.v->ndims * sizeof *full);
+            if (full == NULL)
+                return NCS_ERR(NCS_ENOMEM);
+        }
         for (int d = 0; d < r.v->ndims; d++) {
             uint64_t len = (d == 0 && r.v->isrec) ? r.f->model.numrecs : r.v->shape[d];
             full[d] = start[d] < len ? (size_t)(len - start[d]) : 0;
@@ -316,11 +324,11 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     } else if (path == PATH_VARS) {
         status = check_vars(&r, start, count, stride);
         if (status != NCS_NOERR)
-            return status;
+            goto done;
         /* A read of nothing ends here; a unit stride is netCDF-C's vara
          * path from now on, for writes even when nothing is written. */
         if (!put && any_zero(count, r.v->ndims))
-            return NCS_NOERR;
+            goto done;
         if (all_ones(stride, r.v->ndims)) {
             path = PATH_VARA;
             stride = NULL;
@@ -331,29 +339,34 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     } else {
         status = check_varm(&r, start, count, stride);
         if (status == NCS_NOERR && any_zero(count, r.v->ndims))
-            return NCS_NOERR;
+            goto done;
     }
     if (status != NCS_NOERR)
-        return status;
+        goto done;
     status = build_slab(&r, path, start, count, stride, imap, &s, &clip_err);
     if (status != NCS_NOERR)
-        return status;
+        goto done;
+    have_slab = 1;
     if (s.nelems == 0) {
         if (s.recs_needed > r.f->model.numrecs)
             status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
-        return status != NCS_NOERR ? status : clip_err;
+        if (status == NCS_NOERR)
+            status = clip_err;
+        goto done;
     }
     if (path != PATH_VARA) {
         status = mode_check(&r);
         if (status != NCS_NOERR)
-            return status;
+            goto done;
     }
-    if (buf == NULL)
-        return NCS_ERR(NCS_EINVAL);
+    if (buf == NULL) {
+        status = NCS_ERR(NCS_EINVAL);
+        goto done;
+    }
     if (imap != NULL) {
         status = check_memory(&s, ncsi_type_size(r.memtype));
         if (status != NCS_NOERR)
-            return status;
+            goto done;
     }
     if (put)
         status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
@@ -361,6 +374,11 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
         status = r.f->store->get(r.f, varid, &s, r.memtype, buf);
     if (clip_err != NCS_NOERR && (status == NCS_NOERR || status == NCS_ERANGE))
         status = clip_err;
+done:
+    if (have_slab)
+        ncsi_slab_release(&s);
+    if (full != full_inl)
+        free(full);
     return status;
 }
 

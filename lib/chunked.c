@@ -408,7 +408,12 @@ static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
         return tmp == NULL ? NCS_ERR(NCS_ENOMEM) : NCS_ERR(NCS_EHDFERR);
     }
     /* the request as a dense array of the variable's type, natural order */
-    dense = *s;
+    status = ncsi_slab_copy(&dense, s);
+    if (status != NCS_NOERR) {
+        free(tmp);
+        H5Tclose(mtype);
+        return status;
+    }
     dense.isrec = 0;
     for (int d = 0; d < v->ndims; d++) {
         dense.start[d] = 0;
@@ -451,6 +456,7 @@ static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
         status = ncsi_slab_runs(&dense, dsz, run_in_chunk, &x);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
+    ncsi_slab_release(&dense);
     H5Tclose(mtype);
     free(tmp);
     return status;

@@ -185,6 +185,9 @@ static int layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
         if (lay->begin_var < index + h_minfree)
             lay->begin_var = NCS_RNDUP(index + h_minfree, v_align);
     }
+    /* after a redef, nothing starts before it did */
+    if (old != NULL && lay->begin_var < old_begin_var)
+        lay->begin_var = old_begin_var;
     index = lay->begin_var;
     for (int i = 0; i < m->nvars; i++) {
         ncs_var *v = &m->vars[i];
@@ -211,6 +214,8 @@ static int layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
         index += v->len;
     }
 
+    if (old != NULL && lay->begin_rec < old_begin_rec)
+        lay->begin_rec = old_begin_rec;
     if (lay->begin_rec < index + v_minfree ||
         lay->begin_rec != NCS_RNDUP(lay->begin_rec, r_align)) {
         lay->begin_rec = NCS_RNDUP(index, r_align);

@@ -246,16 +246,25 @@ void ncsi_attlist_del(ncs_attlist *l, int idx);
  *   mstep  memory distance between consecutive run elements, in elements.
  * run() returns NCS_NOERR or an error that stops the walk; range errors are
  * for the callback to remember, not to return. */
+#define NCSI_SLAB_INLINE 16            /* ranks up to this need no allocation */
 typedef struct ncs_slab {
     int ndims;
     int isrec;
-    uint64_t start[NCS_MAX_VAR_DIMS];
-    uint64_t count[NCS_MAX_VAR_DIMS];
-    uint64_t stride[NCS_MAX_VAR_DIMS];
-    ptrdiff_t imap[NCS_MAX_VAR_DIMS];   /* memory map in elements */
+    uint64_t *start;
+    uint64_t *count;
+    uint64_t *stride;
+    ptrdiff_t *imap;                    /* memory map in elements */
     uint64_t nelems;                    /* product of counts */
     uint64_t recs_needed;               /* put: records the file must have */
+    uint64_t *heap;                     /* the arrays, for larger ranks */
+    uint64_t inl[4 * NCSI_SLAB_INLINE];
 } ncs_slab;
+/* Points the arrays of s at storage for ndims dimensions (inline, or
+ * allocated for large ranks); ncsi_slab_release frees what was allocated.
+ * A slab must not be copied by assignment: ncsi_slab_copy copies values. */
+int  ncsi_slab_init(ncs_slab *s, int ndims);
+void ncsi_slab_release(ncs_slab *s);
+int  ncsi_slab_copy(ncs_slab *dst, const ncs_slab *src);
 
 typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
                           uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep);

@@ -17,6 +17,46 @@
 
 #include <stdlib.h>
 
+int ncsi_slab_init(ncs_slab *s, int ndims)
+{
+    uint64_t *a = s->inl;
+    s->heap = NULL;
+    s->ndims = ndims;
+    if (ndims > NCSI_SLAB_INLINE) {
+        a = s->heap = ncsi_malloc(4 * (size_t)ndims * sizeof *a);
+        if (a == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+    }
+    s->start = a;
+    s->count = a + ndims;
+    s->stride = a + 2 * (size_t)ndims;
+    s->imap = (ptrdiff_t *)(a + 3 * (size_t)ndims);
+    return NCS_NOERR;
+}
+
+void ncsi_slab_release(ncs_slab *s)
+{
+    free(s->heap);
+    s->heap = NULL;
+}
+
+int ncsi_slab_copy(ncs_slab *dst, const ncs_slab *src)
+{
+    int nd = src->ndims, status = ncsi_slab_init(dst, nd);
+    if (status != NCS_NOERR)
+        return status;
+    dst->isrec = src->isrec;
+    dst->nelems = src->nelems;
+    dst->recs_needed = src->recs_needed;
+    for (int d = 0; d < nd; d++) {
+        dst->start[d] = src->start[d];
+        dst->count[d] = src->count[d];
+        dst->stride[d] = src->stride[d];
+        dst->imap[d] = src->imap[d];
+    }
+    return NCS_NOERR;
+}
+
 typedef struct sdim {
     uint64_t count;
     uint64_t fstep;        /* variable elements between consecutive indices */
@@ -26,9 +66,9 @@ typedef struct sdim {
 int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
                    void *ctx)
 {
-    sdim dim[NCS_MAX_VAR_DIMS];
-    uint64_t idx[NCS_MAX_VAR_DIMS];
-    int nd = s->ndims, first = s->isrec ? 1 : 0, k = 0;
+    sdim dim_inl[NCSI_SLAB_INLINE], *dim = dim_inl;
+    uint64_t idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
+    int nd = s->ndims, first = s->isrec ? 1 : 0, k = 0, status = NCS_NOERR;
     uint64_t base = 0, nrec, n, fstep;
     ptrdiff_t mstep;
 
@@ -36,6 +76,15 @@ int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
         return NCS_NOERR;
     if (nd == 0)
         return run(ctx, 0, 0, 1, 1, 0, 1);
+    if (nd > NCSI_SLAB_INLINE) {
+        dim = ncsi_malloc((size_t)nd * sizeof *dim);
+        idx = ncsi_malloc((size_t)nd * sizeof *idx);
+        if (dim == NULL || idx == NULL) {
+            free(dim);
+            free(idx);
+            return NCS_ERR(NCS_ENOMEM);
+        }
+    }
 
     for (int d = first; d < nd; d++) {
         uint64_t unit = d + 1 < nd ? dsizes[d + 1] : 1;
@@ -74,10 +123,10 @@ int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
         for (int j = 0; j < k; j++)
             idx[j] = 0;
         for (;;) {
-            int status = run(ctx, rec, elem, n, fstep, moff, mstep);
             int j;
+            status = run(ctx, rec, elem, n, fstep, moff, mstep);
             if (status != NCS_NOERR)
-                return status;
+                goto done;
             for (j = k - 1; j >= 0; j--) {
                 if (++idx[j] < dim[j].count) {
                     elem += dim[j].fstep;
@@ -92,7 +141,12 @@ int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
                 break;
         }
     }
-    return NCS_NOERR;
+done:
+    if (dim != dim_inl) {
+        free(dim);
+        free(idx);
+    }
+    return status;
 }
 
 /* ---- slab x chunk grid -----------------------------------------------------
@@ -108,20 +162,37 @@ typedef struct seg {
 int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, void *ctx)
 {
     seg local[256];
-    seg *segs = local, *dseg[NCS_MAX_VAR_DIMS];
-    uint64_t nseg[NCS_MAX_VAR_DIMS], pos[NCS_MAX_VAR_DIMS], ccoord[NCS_MAX_VAR_DIMS];
+    seg *segs = local, *dseg_inl[NCSI_SLAB_INLINE], **dseg = dseg_inl;
+    uint64_t arr_inl[3 * NCSI_SLAB_INLINE], *arr = arr_inl, *nseg, *pos, *ccoord;
     uint64_t total = 0;
     ncs_slab sub;
-    int nd = s->ndims, status = NCS_NOERR;
+    int nd = s->ndims, status;
 
     if (s->nelems == 0)
         return NCS_NOERR;
+    status = ncsi_slab_copy(&sub, s);
+    if (status != NCS_NOERR)
+        return status;
+    sub.isrec = 0;
     if (nd == 0) {
-        sub = *s;
-        sub.isrec = 0;
-        ccoord[0] = 0;
-        return fn(ctx, ccoord, &sub, 0);
+        uint64_t origin = 0;
+        status = fn(ctx, &origin, &sub, 0);
+        ncsi_slab_release(&sub);
+        return status;
     }
+    if (nd > NCSI_SLAB_INLINE) {
+        dseg = ncsi_malloc((size_t)nd * sizeof *dseg);
+        arr = ncsi_malloc(3 * (size_t)nd * sizeof *arr);
+        if (dseg == NULL || arr == NULL) {
+            free(dseg);
+            free(arr);
+            ncsi_slab_release(&sub);
+            return NCS_ERR(NCS_ENOMEM);
+        }
+    }
+    nseg = arr;
+    pos = arr + nd;
+    ccoord = arr + 2 * (size_t)nd;
     /* a dimension has at most min(count, chunks spanned) segments */
     for (int d = 0; d < nd; d++) {
         uint64_t first = s->start[d] / chunk[d];
@@ -132,8 +203,10 @@ int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, 
     }
     if (total > sizeof local / sizeof local[0]) {
         segs = ncsi_malloc((size_t)total * sizeof *segs);
-        if (segs == NULL)
-            return NCS_ERR(NCS_ENOMEM);
+        if (segs == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
+        }
     }
     total = 0;
     for (int d = 0; d < nd; d++) {
@@ -155,8 +228,6 @@ int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, 
         nseg[d] = k;
         total += k;
     }
-    sub = *s;
-    sub.isrec = 0;
     for (int d = 0; d < nd; d++)
         pos[d] = 0;
     for (;;) {
@@ -182,7 +253,13 @@ int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, 
         if (d < 0)
             break;
     }
+done:
     if (segs != local)
         free(segs);
+    if (dseg != dseg_inl) {
+        free(dseg);
+        free(arr);
+    }
+    ncsi_slab_release(&sub);
     return status;
 }

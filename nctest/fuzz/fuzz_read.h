@@ -38,6 +38,35 @@
 #define FZ_MAX_READ (1u << 20)
 #define FZ_SAMPLE 4096u
 
+/* NFC copy of a UTF-8 name (lib/nfc.c; the targets link the library's
+ * internals). */
+int ncsi_nfc(const char *in, char **out);
+
+/* NCS_FUZZ_SKIP_KNOWN set: let a campaign get past findings already
+ * reported and not yet fixed (nctest/fuzz/pending/README.md).  Replays
+ * never set it, so the corpus and pending inputs still fail on them. */
+static int fz_skip_known(void)
+{
+    static int skip = -1;
+    if (skip < 0)
+        skip = getenv("NCS_FUZZ_SKIP_KNOWN") != NULL;
+    return skip;
+}
+
+/* Known finding: a name stored in a file in a form other than NFC is
+ * listed by ncs_inq_attname/ncs_inq_dim but cannot be looked up by that
+ * very name, because lookups normalise the name asked for. */
+static int fz_known_non_nfc(const char *name)
+{
+    char *n = NULL;
+    int differs;
+    if (!fz_skip_known())
+        return 0;
+    differs = ncsi_nfc(name, &n) == 0 && n != NULL && strcmp(n, name) != 0;
+    free(n);
+    return differs;
+}
+
 static void fz_fail(const char *what, int status)
 {
     fprintf(stderr, "fuzz: %s: status %d (%s)\n", what, status, ncs_strerror(status));
@@ -76,8 +105,11 @@ static void fz_read_atts(int ncid, int varid, int natts, const fz_codes *read_ok
             fz_fail("ncs_inq_attname of a counted attribute", st);
         if (memchr(name, 0, sizeof name) == NULL)
             fz_fail("attribute name not terminated", 0);
-        if ((st = ncs_inq_att(ncid, varid, name, &xtype, &len)) != NCS_NOERR)
+        if ((st = ncs_inq_att(ncid, varid, name, &xtype, &len)) != NCS_NOERR) {
+            if (st == NCS_ENOTATT && fz_known_non_nfc(name))
+                continue;
             fz_fail("ncs_inq_att of a listed name", st);
+        }
         if ((st = ncs_inq_type_size(xtype, &esz)) != NCS_NOERR)
             fz_fail("attribute of an invalid type", st);
         /* the attribute's bytes are in the file: its length is justified */
@@ -241,7 +273,8 @@ static void fz_read_all(int ncid, const fz_codes *read_ok)
             fz_fail("ncs_inq_dim of a counted dimension", st);
         if (memchr(name, 0, sizeof name) == NULL)
             fz_fail("dimension name not terminated", 0);
-        if ((st = ncs_inq_dimid(ncid, name, &id)) != NCS_NOERR)
+        if ((st = ncs_inq_dimid(ncid, name, &id)) != NCS_NOERR &&
+            !(st == NCS_EBADDIM && fz_known_non_nfc(name)))
             fz_fail("ncs_inq_dimid of a listed name", st);
     }
     fz_read_atts(ncid, NCS_GLOBAL, natts, read_ok);
