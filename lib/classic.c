@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #define PAGE_SIZE   (64 * 1024)
-#define NPAGES      16
+#define NPAGES      128      /* up to 8 MiB of pages per file, made as used */
 #define SCRATCH_CAP (256 * 1024)
 
 /* Where each element of a variable is, for the one-element fast path:

@@ -31,12 +31,57 @@ struct ncs_pc {
     ncs_io *io;
     size_t psize;
     int npages;
-    page *pages;
+    page *pages;           /* buffers allocated on first use */
+    int *hash;             /* page number -> index in pages, -1: empty */
+    size_t hmask;
     page *mru;             /* most recently used: checked first */
     uint64_t clock;
     uint64_t lsize;        /* logical file size */
-    unsigned char *mem;
 };
+
+/* ---- the page index: open addressing, linear probing, deletion by
+ * shifting back the entries that follow (no tombstones) ---------------- */
+static size_t hslot(const ncs_pc *pc, uint64_t pno)
+{
+    return (size_t)((pno * 0x9E3779B97F4A7C15ull) >> 17) & pc->hmask;
+}
+
+static page *hash_find(const ncs_pc *pc, uint64_t pno)
+{
+    for (size_t i = hslot(pc, pno);; i = (i + 1) & pc->hmask) {
+        int k = pc->hash[i];
+        if (k < 0)
+            return NULL;
+        if (pc->pages[k].pno == pno)
+            return &pc->pages[k];
+    }
+}
+
+static void hash_add(ncs_pc *pc, const page *p)
+{
+    size_t i = hslot(pc, p->pno);
+    while (pc->hash[i] >= 0)
+        i = (i + 1) & pc->hmask;
+    pc->hash[i] = (int)(p - pc->pages);
+}
+
+static void hash_del(ncs_pc *pc, const page *p)
+{
+    size_t i = hslot(pc, p->pno), j;
+    int k = (int)(p - pc->pages);
+    while (pc->hash[i] != k)
+        i = (i + 1) & pc->hmask;
+    pc->hash[i] = -1;
+    /* pull later entries of the run back over the hole where they belong */
+    for (j = (i + 1) & pc->hmask; pc->hash[j] >= 0; j = (j + 1) & pc->hmask) {
+        size_t want = hslot(pc, pc->pages[pc->hash[j]].pno);
+        if (((j - want) & pc->hmask) >= ((j - i) & pc->hmask)) {
+            pc->hash[i] = pc->hash[j];
+            pc->hash[j] = -1;
+            i = j;
+        }
+    }
+}
 
 int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
 {
@@ -44,17 +89,21 @@ int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
     int status;
     if (pc == NULL)
         return NCS_ERR(NCS_ENOMEM);
+    size_t hcap = 16;
     pc->io = io;
     pc->psize = page_size;
     pc->npages = npages;
+    while (hcap < 2 * (size_t)npages)
+        hcap *= 2;
+    pc->hmask = hcap - 1;
     pc->pages = ncsi_calloc((size_t)npages, sizeof *pc->pages);
-    pc->mem = ncsi_malloc(page_size * (size_t)npages);
-    if (pc->pages == NULL || pc->mem == NULL) {
+    pc->hash = ncsi_malloc(hcap * sizeof *pc->hash);
+    if (pc->pages == NULL || pc->hash == NULL) {
         ncsi_pc_free(pc);
         return NCS_ERR(NCS_ENOMEM);
     }
-    for (int i = 0; i < npages; i++)
-        pc->pages[i].buf = pc->mem + (size_t)i * page_size;
+    for (size_t i = 0; i < hcap; i++)
+        pc->hash[i] = -1;
     status = ncsi_io_size(io, &pc->lsize);
     if (status != NCS_NOERR) {
         ncsi_pc_free(pc);
@@ -68,8 +117,11 @@ void ncsi_pc_free(ncs_pc *pc)
 {
     if (pc == NULL)
         return;
+    if (pc->pages != NULL)
+        for (int i = 0; i < pc->npages; i++)
+            free(pc->pages[i].buf);
     free(pc->pages);
-    free(pc->mem);
+    free(pc->hash);
     free(pc);
 }
 
@@ -111,12 +163,7 @@ static page *page_find(ncs_pc *pc, uint64_t pno)
 {
     if (pc->mru != NULL && pc->mru->pno == pno && pc->mru->valid)
         return pc->mru;
-    for (int i = 0; i < pc->npages; i++) {
-        page *p = &pc->pages[i];
-        if (p->valid && p->pno == pno)
-            return p;
-    }
-    return NULL;
+    return hash_find(pc, pno);
 }
 
 /* The cached page pno, loading it (and evicting the least recently used
@@ -140,17 +187,21 @@ static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
             status = page_writeback(pc, victim);
             if (status != NCS_NOERR)
                 return status;
+            hash_del(pc, victim);
             victim->valid = 0;
             if (pc->mru == victim) {
                 pc->mru = NULL;
                 pc->win.lo = pc->win.hi = 0;
             }
         }
+        if (victim->buf == NULL && (victim->buf = ncsi_malloc(pc->psize)) == NULL)
+            return NCS_ERR(NCS_ENOMEM);
         status = raw_read(pc, pno * pc->psize, victim->buf, pc->psize);
         if (status != NCS_NOERR)
             return status;
         victim->pno = pno;
         victim->valid = 1;
+        hash_add(pc, victim);
         victim->dlo = victim->dhi = 0;
         p = victim;
     }
@@ -365,6 +416,8 @@ int ncsi_pc_invalidate(ncs_pc *pc)
         return status;
     for (int i = 0; i < pc->npages; i++)
         pc->pages[i].valid = 0;
+    for (size_t i = 0; i <= pc->hmask; i++)
+        pc->hash[i] = -1;
     pc->mru = NULL;
     pc->win.lo = pc->win.hi = 0;
     return ncsi_io_size(pc->io, &pc->lsize);

@@ -1088,6 +1088,8 @@ START_TEST(test_storage_codes)
     }
     CALL2("enddef", enddef);
     CALL2("close", close);
+    unlink(path[0]);
+    unlink(path[1]);
 
     codes_files(path, id, "codes_late", 0);
     CALL2("enddef", enddef);
@@ -1098,6 +1100,8 @@ START_TEST(test_storage_codes)
     CALL2("deflate after enddef", def_var_deflate, 2, 0, 1, 1);
     CALL2("fletcher32 after enddef", def_var_fletcher32, 2, 1);
     CALL2("close", close);
+    unlink(path[0]);
+    unlink(path[1]);
 
     codes_files(path, id, "codes_big", 1);
     CALL2("chunk of 16 GiB", def_var_chunking, 4, NC_CHUNKED, big);
