@@ -180,6 +180,24 @@ int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, 
         ncsi_slab_release(&sub);
         return status;
     }
+    /* the common small request: everything inside one chunk */
+    if (nd <= NCSI_SLAB_INLINE) {
+        int d;
+        for (d = 0; d < nd; d++) {
+            uint64_t c = s->start[d] / chunk[d];
+            if ((s->start[d] + (s->count[d] - 1) * s->stride[d]) / chunk[d] != c)
+                break;
+            arr_inl[d] = c;
+            sub.start[d] = s->start[d] - c * chunk[d];
+        }
+        if (d == nd) {
+            status = fn(ctx, arr_inl, &sub, 0);
+            ncsi_slab_release(&sub);
+            return status;
+        }
+        for (d = 0; d < nd; d++)
+            sub.start[d] = s->start[d];
+    }
     if (nd > NCSI_SLAB_INLINE) {
         dseg = ncsi_malloc((size_t)nd * sizeof *dseg);
         arr = ncsi_malloc(3 * (size_t)nd * sizeof *arr);
