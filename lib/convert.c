@@ -248,12 +248,6 @@ static const conv_fn dec_table[NCSI_NTYPES][NCSI_NTYPES] = { TYPES_A(DEC_ROW, 0)
 #define ENC_ROW(MC, MT, MK, MLO, MHI, ...) [MC] = { TYPES_B(ENC_ENTRY, MC) },
 static const conv_fn enc_table[NCSI_NTYPES][NCSI_NTYPES] = { TYPES_A(ENC_ROW, 0) };
 
-size_t ncsi_type_size(int type)
-{
-    static const unsigned char sz[NCSI_NTYPES] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
-    return (type > 0 && type < NCSI_NTYPES) ? sz[type] : 0;
-}
-
 int ncsi_type_ok(int type, int version)
 {
     if (type >= NCS_BYTE && type <= NCS_DOUBLE)

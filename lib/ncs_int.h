@@ -71,7 +71,11 @@ static inline int ncsi_add_u64(uint64_t a, uint64_t b, uint64_t *r)
 /* ---- types -------------------------------------------------------------- */
 #define NCSI_NTYPES 12           /* NCS_NAT .. NCS_UINT64 */
 /* External (and native) size of one element, 0 for an invalid type. */
-size_t ncsi_type_size(int type);
+static inline size_t ncsi_type_size(int type)
+{
+    static const unsigned char sz[NCSI_NTYPES] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
+    return (type > 0 && type < NCSI_NTYPES) ? sz[type] : 0;
+}
 /* 1 for a type valid in the given classic version (1, 2 or 5). */
 int ncsi_type_ok(int type, int version);
 
