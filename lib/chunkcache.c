@@ -9,10 +9,12 @@
  *
  * Invariants: used == sum of the sizes of all entries; the hash table holds
  * exactly the live entries; a pointer returned by ncsi_cache_get stays
- * valid until the next call into the cache, one from ncsi_cache_pin until
- * it is unpinned or its owner's entries are dropped.  Pinned entries (one
- * per variable read through the one-element fast path) are never evicted,
- * so the budget can be exceeded by that many chunks.  One mutex serialises every
+ * valid until the caller releases it (it may copy outside the lock while
+ * other threads use the cache), one from ncsi_cache_pin until it is
+ * unpinned or its owner's entries are dropped.  Held and pinned entries
+ * (one per variable read through the one-element fast path, one per chunk
+ * being copied) are never evicted, so the budget can be exceeded by that
+ * many chunks.  One mutex serialises every
  * call (see doc/reliability.md for what is thread-safe).
  */
 #include "ncs_int.h"
@@ -182,16 +184,28 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
                             size_t size, int mode, entry **ep);
 
 int ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
-                   int mode, unsigned char **out)
+                   int mode, unsigned char **out, void **ref)
 {
     entry *e;
     int status;
     pthread_mutex_lock(&lock);
     status = cache_get_locked(owner, ops, idx, size, mode, &e);
-    if (status == NCS_NOERR)
+    if (status == NCS_NOERR) {
+        e->pins++;
         *out = e->data;
+        *ref = e;
+    }
     pthread_mutex_unlock(&lock);
     return status;
+}
+
+void ncsi_cache_release(void *ref)
+{
+    entry *e = ref;
+    pthread_mutex_lock(&lock);
+    assert(e->pins > 0);
+    e->pins--;
+    pthread_mutex_unlock(&lock);
 }
 
 int ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,

@@ -314,6 +314,7 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     cvar *cv = x->cv;
     uint64_t idx = 0;
     int mode = NCSI_CACHE_READ, whole = 1, edge = 0, status;
+    void *ref;
 
     for (int d = 0; d < cv->ndims; d++) {
         uint64_t valid = cv->chunk[d];
@@ -331,13 +332,15 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     }
     if (x->put)
         mode = whole ? NCSI_CACHE_OVERWRITE : NCSI_CACHE_WRITE;
-    status = ncsi_cache_get(cv, &chunk_ops, idx, cv->chunk_bytes, mode, &x->chunkp);
+    status = ncsi_cache_get(cv, &chunk_ops, idx, cv->chunk_bytes, mode, &x->chunkp, &ref);
     if (status != NCS_NOERR)
         return status;
     if (mode == NCSI_CACHE_OVERWRITE && edge)
         fill_chunk(cv, x->chunkp, cv->chunk_bytes);   /* the part past the edge */
     x->mbase = moff;
-    return ncsi_slab_runs(sub, cv->cdsz, run_in_chunk, x);
+    status = ncsi_slab_runs(sub, cv->cdsz, run_in_chunk, x);
+    ncsi_cache_release(ref);
+    return status;
 }
 
 /* ---- HDF5's own path, for layouts ncslab does not move itself ------------------------ */

@@ -437,6 +437,18 @@ typedef struct ds_walk {
     int status;
 } ds_walk;
 
+/* Whether an attribute holds exactly one element (scalar or extent 1). */
+static int att_one_element(hid_t attr)
+{
+    hid_t space = H5Aget_space(attr);
+    hssize_t n;
+    if (space < 0)
+        return 0;
+    n = H5Sget_simple_extent_npoints(space);
+    H5Sclose(space);
+    return n == 1;
+}
+
 static int text_att_value(hid_t obj, const char *name, char *buf, size_t cap)
 {
     hid_t attr, t, mt;
@@ -448,8 +460,9 @@ static int text_att_value(hid_t obj, const char *name, char *buf, size_t cap)
     if (attr < 0)
         return 0;
     t = H5Aget_type(attr);
+    /* one fixed-length string only: an array of them would not fit in buf */
     if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) <= 0 &&
-        (size = H5Tget_size(t)) < cap) {
+        (size = H5Tget_size(t)) < cap && att_one_element(attr)) {
         mt = H5Tcopy(t);
         memset(buf, 0, cap);
         ok = mt >= 0 && H5Aread(attr, mt, buf) >= 0;
@@ -664,6 +677,8 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             goto done;
         }
         m->capdims = ndims;
+        /* counted at once, so that names set before a failure are freed */
+        m->ndims = ndims;
         for (int i = 0; i < ndims; i++)
             cs->dimds[i] = -1;
         cs->ndimds = ndims;
@@ -708,7 +723,6 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
                 }
             }
         }
-        m->ndims = ndims;
     }
 
     /* variables: the other datasets, in creation order */

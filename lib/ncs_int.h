@@ -308,8 +308,12 @@ typedef struct ncs_cache_counters {
 #define NCSI_CACHE_READ      0   /* load if absent */
 #define NCSI_CACHE_WRITE     1   /* load if absent, mark dirty */
 #define NCSI_CACHE_OVERWRITE 2   /* caller overwrites all: no load; dirty */
+/* Finds or loads chunk idx of owner and holds it (*ref) until
+ * ncsi_cache_release(*ref): a held entry is neither evicted nor written
+ * back by another thread, so *out stays valid while the caller copies. */
 int  ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
-                    int mode, unsigned char **out);
+                    int mode, unsigned char **out, void **ref);
+void ncsi_cache_release(void *ref);
 /* As ncsi_cache_get in read mode, and pins the entry (unpinning the entry
  * old_idx of the same owner when have_old): the pointer stays valid until
  * unpinned or dropped. */
