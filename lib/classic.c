@@ -339,6 +339,18 @@ static int flush_all(ncs_file *f)
     return NCS_NOERR;
 }
 
+/* After each write to a shared file, as netCDF-C: the data and the record
+ * count reach the file; other header changes wait for sync, close or
+ * redef (so a header that changes twice between syncs is written once, and
+ * the unused bytes after it are what netCDF-C leaves there). */
+static int flush_shared(ncs_file *f)
+{
+    int status = ncsi_pc_flush(CL(f)->pc);
+    if (status == NCS_NOERR && (f->flags & NCSI_F_NDIRTY))
+        status = write_numrecs(f);
+    return status;
+}
+
 /* ---- fill ------------------------------------------------------------------ */
 
 /* The external bytes of v's fill value: its _FillValue attribute (which
@@ -817,7 +829,7 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
     }
     status = ncsi_slab_runs(s, x.v->dsizes, put_run, &x);
     if (status == NCS_NOERR && (f->flags & NCSI_F_SHARE))
-        status = flush_all(f);
+        status = flush_shared(f);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
@@ -912,11 +924,12 @@ static int cl_open(ncs_file *f, const char *path, int mode)
     return NCS_NOERR;
 }
 
+/* A header change in data mode: written at the next sync, close or redef,
+ * shared file or not (netCDF-C syncs only the record count of a shared
+ * file at once). */
 static int cl_write_header(ncs_file *f)
 {
     f->flags |= NCSI_F_HDIRTY;
-    if (f->flags & NCSI_F_SHARE)
-        return flush_all(f);
     return NCS_NOERR;
 }
 
