@@ -1551,10 +1551,11 @@ int main(int argc, char **argv)
         seeds[nseeds++] = strtoull(arg, NULL, 0);
     } else {
         /* Fixed seeds keep make check deterministic; NCSLAB_RANDOM_SEED=1
-         * adds one from the clock, for hunting.  Seed 19272640318 still
-         * differs (4 stale header bytes, iteration 94): open, see
-         * doc/format.md "Known differences". */
-        static const uint64_t fixed[] = {1, 2, 3, 20241130, 15957042939ull, 22201312609ull};
+         * adds one from the clock, for hunting.  Seed 25896710 differs in
+         * unused bytes where netCDF-C writes back stale buffer contents:
+         * see doc/format.md "Known differences". */
+        static const uint64_t fixed[] = {1, 2, 3, 20241130, 15957042939ull, 22201312609ull,
+                                         19272640318ull, 2252629442ull};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
             seeds[nseeds++] = fixed[i];
         if (getenv("NCSLAB_RANDOM_SEED") != NULL)
