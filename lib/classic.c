@@ -560,6 +560,14 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
         begins[i] = m->vars[i].begin;
     cl->nmoves = 0;
     status = layout(f, old, h_minfree, v_align, v_minfree, r_align);
+    if (status == NCS_NOERR) {
+        /* Variables that keep their places after a redefinition can leave
+         * a new record variable overlapping the old ones: refuse to write
+         * such a header, as netCDF-C does (NC_ENOTNC, still in define
+         * mode). */
+        ncs_layout check = cl->lay;
+        status = ncsi_hdr_check_layout(m, &check);
+    }
     if (status != NCS_NOERR) {
         enddef_rollback(f, &old_lay, begins, 0);
         free(begins);

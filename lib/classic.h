@@ -56,6 +56,10 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf);
  * vars with begin and shape, attributes, numrecs), version and lay.
  * Errors: NCS_ENOTNC (not netCDF, or inconsistent), NCS_EBADNAME,
  * NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE, NCS_ENOMEM, I/O errors. */
+/* Checks the layout the variables' begins describe (lay->xsz set): each
+ * variable after the previous one, records after the fixed data; fills in
+ * begin_var, begin_rec and recsize.  NCS_ENOTNC when they overlap. */
+int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay);
 int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
                     ncs_layout *lay);
 

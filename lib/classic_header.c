@@ -389,7 +389,7 @@ uint64_t ncsi_recsize(const ncs_model *m)
  * which lies after the fixed-size data.  Nothing is read from the data
  * section: a file shorter than its data is found by the reads that reach
  * past its end. */
-static int check_layout(const ncs_model *m, ncs_layout *lay)
+int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
 {
     uint64_t prev, end;
     int nfixed = 0, nrec = 0;
@@ -595,7 +595,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     }
     lay->xsz = r.pos;
     m->numrecs = streaming ? 0 : numrecs;
-    status = check_layout(m, lay);
+    status = ncsi_hdr_check_layout(m, lay);
     if (status == NCS_NOERR && streaming && lay->recsize > 0 && fsize > lay->begin_rec)
         /* streaming: the record count is whatever the file holds */
         m->numrecs = (fsize - lay->begin_rec) / lay->recsize;

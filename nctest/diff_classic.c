@@ -128,7 +128,8 @@ cleanup:
  * bytes lie there, and netCDF-C's I/O layer can leave stale buffer bytes in
  * moved records that lay past the end of the file, which no other library
  * can reproduce.  Writing them first keeps the byte compare about defined
- * data (netCDF-C 4.9.0, posixio moves). */
+ * data (netCDF-C 4.9.0, posixio moves); so does writing them again after the
+ * enddef, for the record variables the redef added. */
 static void write_all_records(dpair *p)
 {
     size_t nrec = 0;
@@ -843,16 +844,9 @@ static void do_enddef(dpair *p)
         snprintf(what, sizeof what, "enddef");
     }
     dp_note(p, "%s -> %d/%d", what, a, b);
-    if (a == NC_ENOTNC && b == NC_NOERR && p->share && p->nofill) {
-        /* netCDF-C bug: with NC_SHARE and NC_NOFILL, nc_enddef after a
-         * redef that adds variables to a file with record data sometimes
-         * reports NC_ENOTNC for its own valid file (seen with 4.9.0, e.g.
-         * NCSLAB_SEED=3, iteration 35).  Nothing to compare after that. */
-        fprintf(stderr, "KNOWN netCDF-C failure [%s]: %s -> NC_ENOTNC; iteration ended\n",
-                p->ctx, what);
-        p->dead = 1;
-        return;
-    }
+    /* Both refuse (NC_ENOTNC, still in define mode) a redefinition whose
+     * record variables would overlap: ones kept in place after a record
+     * variable added before them (NCSLAB_SEED=284392052727543, iter 50). */
     dp_rc_eq(p, what, a, b, 1);
     dp_load_model(p);
     if (!p->dead && !p->only_nc)
@@ -993,7 +987,11 @@ static void compare_files(dpair *p)
 {
     char msg[4096];
     int rc = dfile_cmp(p->path_nc, p->path_ns, msg, sizeof msg);
-    if (rc != 0)
+    if (rc == 2) {
+        dp_note(p, "[stale] after close: %s", msg);
+        fprintf(stderr, "NOTE [stale] %s after close: %s\n", p->ctx, msg);
+    }
+    else if (rc != 0)
         dp_mismatch(p, "after close: %s", msg);
 }
 
@@ -1181,6 +1179,10 @@ static int run_pair(uint64_t seed, int iter, int fmt, int fill, int share)
             compare_meta(p);
         } else {
             do_enddef(p);
+            /* record variables added to a nofill file have no defined
+             * content in the records that already exist: define it */
+            if (p->nofill && !p->dead)
+                write_all_records(p);
         }
         data_phase(p, 10 + (int)drng_below(&p->r, 20));
     }
@@ -1555,7 +1557,8 @@ int main(int argc, char **argv)
          * unused bytes where netCDF-C writes back stale buffer contents:
          * see doc/format.md "Known differences". */
         static const uint64_t fixed[] = {1, 2, 3, 20241130, 15957042939ull, 22201312609ull,
-                                         19272640318ull, 2252629442ull};
+                                         19272640318ull, 2252629442ull, 25896710ull,
+                                         284392052727543ull};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
             seeds[nseeds++] = fixed[i];
         if (getenv("NCSLAB_RANDOM_SEED") != NULL)

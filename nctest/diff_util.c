@@ -352,6 +352,120 @@ static size_t hexline(char *out, size_t n, const char *tag,
     return k < n ? k : n;
 }
 
+/* ---- which bytes of a classic file belong to the header or a variable -- */
+
+typedef struct {
+    const unsigned char *b;
+    size_t len, pos;
+    int w;        /* 4, or 8 in CDF-5 */
+    int bad;
+} hdrcur;
+
+static uint64_t hc_uint(hdrcur *c, int n)
+{
+    uint64_t v = 0;
+    if (c->bad || c->len - c->pos < (size_t)n) {
+        c->bad = 1;
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        v = v << 8 | c->b[c->pos++];
+    return v;
+}
+
+static void hc_skip(hdrcur *c, uint64_t n)
+{
+    n = (n + 3) & ~(uint64_t)3;
+    if (c->bad || c->len - c->pos < n)
+        c->bad = 1;
+    else
+        c->pos += (size_t)n;
+}
+
+static void hc_atts(hdrcur *c)
+{
+    static const int tsz[] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
+    uint64_t n;
+    hc_uint(c, 4);
+    n = hc_uint(c, c->w);
+    for (uint64_t i = 0; i < n && !c->bad; i++) {
+        uint64_t t, ne;
+        hc_skip(c, hc_uint(c, c->w));
+        t = hc_uint(c, 4);
+        ne = hc_uint(c, c->w);
+        if (t < 1 || t > 11 || ne > c->len)
+            c->bad = 1;
+        else
+            hc_skip(c, ne * (uint64_t)tsz[t]);
+    }
+}
+
+/* Marks in used[] the header and every variable's bytes (each record of a
+ * record variable) of the classic file b.  Returns 0, or -1 when the
+ * header cannot be followed (then nothing is known to be unused). */
+static int classic_used(const unsigned char *b, size_t len, unsigned char *used)
+{
+    hdrcur c = {b, len, 4, 4, 0};
+    uint64_t numrecs, ndims, nvars, recsize = 0, dimlen[1024];
+    struct { uint64_t vsize, begin; int isrec; } *v;
+    int ver = len > 4 ? b[3] : 0, nrecvars = 0;
+    if (len < 8 || memcmp(b, "CDF", 3) != 0 || (ver != 1 && ver != 2 && ver != 5))
+        return -1;
+    c.w = ver == 5 ? 8 : 4;
+    numrecs = hc_uint(&c, c.w);
+    hc_uint(&c, 4);
+    ndims = hc_uint(&c, c.w);
+    if (ndims > 1024)
+        return -1;
+    for (uint64_t i = 0; i < ndims && !c.bad; i++) {
+        hc_skip(&c, hc_uint(&c, c.w));
+        dimlen[i] = hc_uint(&c, c.w);
+    }
+    hc_atts(&c);
+    hc_uint(&c, 4);
+    nvars = hc_uint(&c, c.w);
+    if (c.bad || nvars > len)
+        return -1;
+    v = calloc(nvars ? nvars : 1, sizeof *v);
+    for (uint64_t i = 0; i < nvars && !c.bad; i++) {
+        uint64_t nd, d0 = 0;
+        hc_skip(&c, hc_uint(&c, c.w));
+        nd = hc_uint(&c, c.w);
+        for (uint64_t k = 0; k < nd && !c.bad; k++) {
+            uint64_t id = hc_uint(&c, c.w);
+            if (k == 0)
+                d0 = id;
+        }
+        hc_atts(&c);
+        hc_uint(&c, 4);
+        v[i].vsize = hc_uint(&c, c.w);
+        v[i].begin = hc_uint(&c, ver == 1 ? 4 : 8);
+        v[i].isrec = nd > 0 && d0 < ndims && dimlen[d0] == 0;
+        if (v[i].isrec) {
+            recsize += v[i].vsize;
+            nrecvars++;
+        }
+    }
+    if (c.bad) {
+        free(v);
+        return -1;
+    }
+    memset(used, 1, c.pos < len ? c.pos : len);
+    for (uint64_t i = 0; i < nvars; i++) {
+        uint64_t nrec = v[i].isrec ? numrecs : 1;
+        /* one record variable: records are packed, vsize may be padded */
+        uint64_t step = nrecvars == 1 ? v[i].vsize : recsize;
+        for (uint64_t r = 0; r < nrec; r++) {
+            uint64_t from = v[i].begin + r * step, to = from + v[i].vsize;
+            if (from >= len)
+                break;
+            memset(used + from, 1, (size_t)((to < len ? to : len) - from));
+        }
+    }
+    free(v);
+    return 0;
+}
+
 int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz)
 {
     size_t la = 0, lb = 0, k;
@@ -370,6 +484,30 @@ int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz)
     if (off == n && la == lb)
         goto cleanup;
     rc = 1;
+    if (la == lb) {
+        /* Only unused bytes (no header, no variable) that ncslab left zero
+         * and netCDF-C filled from a stale I/O buffer: a known difference
+         * (doc/format.md), reported as a note. */
+        unsigned char *used = calloc(la, 1);
+        size_t nstale = 0, i;
+        if (used != NULL && classic_used(ba, la, used) == 0) {
+            for (i = off; i < n; i++) {
+                if (ba[i] == bb[i])
+                    continue;
+                if (used[i] || bb[i] != 0)
+                    break;
+                nstale++;
+            }
+            if (i == n) {
+                snprintf(msg, msgsz, "%zu unused bytes from 0x%zx differ: netCDF-C's stale "
+                         "buffer bytes where ncslab has zeros", nstale, off);
+                rc = 2;
+            }
+        }
+        free(used);
+        if (rc == 2)
+            goto cleanup;
+    }
     k = (size_t)snprintf(msg, msgsz,
                          "files differ: %s (%zu bytes) vs %s (%zu bytes), "
                          "first difference at offset %zu (0x%zx)\n",

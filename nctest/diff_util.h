@@ -80,7 +80,10 @@ int dnc_get_att(int ncid, int varid, const char *name, int memtype, void *ip);
 /* ---- files -------------------------------------------------------------- */
 /* Compares two files byte for byte.  Returns 0 when identical, 1 when they
  * differ (msg then holds the sizes, the first differing offset and a hex
- * context of both files), -1 when one cannot be read (msg says why). */
+ * context of both files), -1 when one cannot be read (msg says why), 2 when
+ * they differ only in bytes of no header and no variable where b (ncslab)
+ * has zeros: netCDF-C's stale buffer write-backs (doc/format.md, "Known
+ * differences"; msg says how many). */
 int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz);
 
 
