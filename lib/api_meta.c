@@ -565,6 +565,24 @@ static int copy_att_nfc(int ncid_in, int varid_in, const char *name, int ncid_ou
         return s_;                                        \
     } while (0)
 
+/* A lookup: by the NFC form, then, if that is missing and differs, by the
+ * name as given, so names stored unnormalised by another writer are still
+ * found under the spelling ncs_inq_*name returns. */
+#define FIND_NFC(name, missing, call)                     \
+    do {                                                  \
+        char *n_;                                         \
+        int s_ = nfc_name((name), &n_);                   \
+        if (s_ == NCS_NOERR)                              \
+            s_ = (call);                                  \
+        if (s_ == (missing) && n_ != NULL && strcmp(n_, (name)) != 0) { \
+            free(n_);                                     \
+            n_ = ncsi_strdup(name);                       \
+            s_ = n_ != NULL ? (call) : NCS_ERR(NCS_ENOMEM); \
+        }                                                 \
+        free(n_);                                         \
+        return s_;                                        \
+    } while (0)
+
 int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
 {
     WITH_NFC(name, def_dim_nfc(ncid, n_, len, dimidp));
@@ -572,7 +590,7 @@ int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
 
 int ncs_inq_dimid(int ncid, const char *name, int *dimidp)
 {
-    WITH_NFC(name, inq_dimid_nfc(ncid, n_, dimidp));
+    FIND_NFC(name, NCS_EBADDIM, inq_dimid_nfc(ncid, n_, dimidp));
 }
 
 int ncs_rename_dim(int ncid, int dimid, const char *name)
@@ -588,7 +606,7 @@ int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
 
 int ncs_inq_varid(int ncid, const char *name, int *varidp)
 {
-    WITH_NFC(name, inq_varid_nfc(ncid, n_, varidp));
+    FIND_NFC(name, NCS_ENOTVAR, inq_varid_nfc(ncid, n_, varidp));
 }
 
 int ncs_rename_var(int ncid, int varid, const char *name)
@@ -604,28 +622,28 @@ int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
 
 int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip)
 {
-    WITH_NFC(name, get_att_nfc(ncid, varid, n_, memtype, ip));
+    FIND_NFC(name, NCS_ENOTATT, get_att_nfc(ncid, varid, n_, memtype, ip));
 }
 
 int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep, size_t *lenp)
 {
-    WITH_NFC(name, inq_att_nfc(ncid, varid, n_, xtypep, lenp));
+    FIND_NFC(name, NCS_ENOTATT, inq_att_nfc(ncid, varid, n_, xtypep, lenp));
 }
 
 int ncs_inq_attid(int ncid, int varid, const char *name, int *attnump)
 {
-    WITH_NFC(name, inq_attid_nfc(ncid, varid, n_, attnump));
+    FIND_NFC(name, NCS_ENOTATT, inq_attid_nfc(ncid, varid, n_, attnump));
 }
 
 int ncs_del_att(int ncid, int varid, const char *name)
 {
-    WITH_NFC(name, del_att_nfc(ncid, varid, n_));
+    FIND_NFC(name, NCS_ENOTATT, del_att_nfc(ncid, varid, n_));
 }
 
 int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
                  int varid_out)
 {
-    WITH_NFC(name, copy_att_nfc(ncid_in, varid_in, n_, ncid_out, varid_out));
+    FIND_NFC(name, NCS_ENOTATT, copy_att_nfc(ncid_in, varid_in, n_, ncid_out, varid_out));
 }
 
 int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
