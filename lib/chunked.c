@@ -403,6 +403,11 @@ static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
             per_rec *= s->count[d];
     }
     tmp = ncsi_malloc((size_t)(n ? n : 1) * cv->esz);
+    /* HDF5 leaves the buffer as it is where nothing was ever allocated and
+     * the dataset's fill time is "never": fill values then, as the direct
+     * chunk path gives, never stale heap bytes */
+    if (tmp != NULL && !put)
+        fill_chunk(cv, tmp, (size_t)(n ? n : 1) * cv->esz);
     mtype = memory_type(v);
     if (tmp == NULL || mtype < 0) {
         free(tmp);
