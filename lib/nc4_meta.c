@@ -586,12 +586,17 @@ static int read_storage(cvar *cv)
         cv->pipe[i].level = ncd > 0 ? cd[0] : 0;
         if (!ncsi_filter_known((unsigned)id))
             cv->direct = 0;
-        /* Fletcher-32 checks what the filters before it produced, so it
-         * comes last in every pipeline a netCDF writer makes; HDF5 1.10
-         * reads out of bounds on pipelines with filters after it. */
-        if (i > 0 && cv->pipe[i - 1].id == NCSI_FILTER_FLETCHER32) {
-            status = NCS_ERR(NCS_EFILTER);
-            goto done;
+        /* HDF5 1.10 reads out of bounds on a pipeline where a filter
+         * ncslab cannot run itself (N-bit, scale-offset...) follows
+         * Fletcher-32, so such a variable cannot go to HDF5's read path;
+         * netCDF-C's pipelines (Fletcher-32, shuffle, deflate or zstd)
+         * ncslab decodes itself. */
+        if (!ncsi_filter_known((unsigned)id)) {
+            for (int k = 0; k < i; k++)
+                if (cv->pipe[k].id == NCSI_FILTER_FLETCHER32) {
+                    status = NCS_ERR(NCS_EFILTER);
+                    goto done;
+                }
         }
         if (id == NCSI_FILTER_SHUFFLE)
             cv->st.shuffle = 1;
