@@ -633,20 +633,6 @@ static uint64_t run_offset(const xfer *x, uint64_t rec, uint64_t elem)
     return x->v->begin + rec * x->cl->lay.recsize + elem * x->v->xsz;
 }
 
-/* Whether rec is the last record and the file reaches into it (the write
- * that made it the last record put some of it in the file). */
-static int last_record_started(const xfer *x, uint64_t rec)
-{
-    const ncs_model *m = &x->f->model;
-    uint64_t first = UINT64_MAX;
-    if (!x->v->isrec || rec + 1 != m->numrecs)
-        return 0;
-    for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].isrec && m->vars[i].begin < first)
-            first = m->vars[i].begin;
-    return ncsi_pc_logical_size(x->cl->pc) > first + rec * x->cl->lay.recsize;
-}
-
 static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
                    uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
 {
@@ -659,15 +645,12 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     int status = NCS_NOERR;
 
     /* A read-only file shorter than the data its header describes was cut
-     * short: report it rather than make up values.  Only the last record
-     * may legitimately end early: netCDF writers extend a file to the size
-     * they compute on close, and netCDF-C's computed size can fall short
-     * of the last record's end in nofill mode after a redefinition (its
-     * begin_rec stays below the record variables that kept their places);
-     * there, as netCDF-C, bytes past the end read as zeros. */
+     * short: report it rather than make up values.  (netCDF-C reads zeros
+     * there, and itself leaves a nofill file short of its last record's
+     * end when its close-time size falls below the record variables after
+     * a redefinition: doc/format.md.  Those reads fail here too.) */
     if (!(x->f->flags & NCSI_F_WRITE) &&
-        off + (n - 1) * gap + xsz > ncsi_pc_logical_size(x->cl->pc) &&
-        !last_record_started(x, rec))
+        off + (n - 1) * gap + xsz > ncsi_pc_logical_size(x->cl->pc))
         return NCS_ERR(NCS_ETRUNC);
 
     if (fstep == 1 && n * xsz <= PAGE_SIZE) {

@@ -3,7 +3,7 @@
  * handles of the same classic file and the same chunked file, read random
  * hyperslabs and compare every value with the one its coordinates encode.
  *
- * What ncslab promises (include/ncslab.h, doc/reliability-fuzz.md):
+ * What ncslab promises (include/ncslab.h, doc/reliability.md):
  * distinct ncids may be used from distinct threads at once; opening and
  * closing are safe from any thread.  This test holds it to that for
  * readers, which share the process-wide state underneath: the table of

@@ -999,12 +999,26 @@ static void compare_files(dpair *p)
  * that must be refused. */
 static void readonly_checks(dpair *p)
 {
+    size_t size;
+    uint64_t need;
+    /* A file shorter than its header implies (netCDF-C leaves one in
+     * nofill mode when its close-time padding falls short after a
+     * redefinition): netCDF-C reads the missing bytes as zeros, ncslab
+     * reports NC_ETRUNC on reads that reach them (doc/format.md).  The
+     * files are identical; only the other read-only checks run. */
+    int short_file = dfile_short(p->path_ns, &size, &need);
+    if (short_file)
+        fprintf(stderr, "NOTE [short] %s: file of %zu bytes, header implies %llu: data "
+                "reads not compared\n", p->ctx, size, (unsigned long long)need);
     compare_meta(p);
-    compare_all_data(p);
+    if (!short_file)
+        compare_all_data(p);
     for (int i = 0; i < 30 && !p->dead; i++) {
         unsigned k = drng_below(&p->r, 10);
-        if (k < 6)
+        if (k < 6 && !short_file)
             op_get(p);
+        else if (k < 6)
+            continue;
         else if (k < 8)
             op_invalid(p);
         else

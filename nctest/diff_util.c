@@ -401,13 +401,15 @@ static void hc_atts(hdrcur *c)
 }
 
 /* Marks in used[] the header and every variable's bytes (each record of a
- * record variable) of the classic file b.  Returns 0, or -1 when the
- * header cannot be followed (then nothing is known to be unused). */
-static int classic_used(const unsigned char *b, size_t len, unsigned char *used)
+ * record variable) of the classic file b, and sets *need to the size the
+ * header implies.  Returns 0, or -1 when the header cannot be followed (then
+ * nothing is known to be unused). */
+static int classic_used(const unsigned char *b, size_t len, unsigned char *used,
+                        uint64_t *need)
 {
     hdrcur c = {b, len, 4, 4, 0};
     uint64_t numrecs, ndims, nvars, recsize = 0, dimlen[1024];
-    struct { uint64_t vsize, begin; int isrec; } *v;
+    struct { uint64_t vsize, begin, bytes; int isrec; } *v;
     int ver = len > 4 ? b[3] : 0, nrecvars = 0;
     if (len < 8 || memcmp(b, "CDF", 3) != 0 || (ver != 1 && ver != 2 && ver != 5))
         return -1;
@@ -431,14 +433,20 @@ static int classic_used(const unsigned char *b, size_t len, unsigned char *used)
         uint64_t nd, d0 = 0;
         hc_skip(&c, hc_uint(&c, c.w));
         nd = hc_uint(&c, c.w);
+        uint64_t nel = 1, t;
+        static const int esz[] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
         for (uint64_t k = 0; k < nd && !c.bad; k++) {
             uint64_t id = hc_uint(&c, c.w);
             if (k == 0)
                 d0 = id;
+            if (id < ndims && dimlen[id] != 0)
+                nel *= dimlen[id];
         }
         hc_atts(&c);
-        hc_uint(&c, 4);
+        t = hc_uint(&c, 4);
         v[i].vsize = hc_uint(&c, c.w);
+        /* unpadded bytes (per record): what the last variable reaches */
+        v[i].bytes = t >= 1 && t <= 11 ? nel * (uint64_t)esz[t] : v[i].vsize;
         v[i].begin = hc_uint(&c, ver == 1 ? 4 : 8);
         v[i].isrec = nd > 0 && d0 < ndims && dimlen[d0] == 0;
         if (v[i].isrec) {
@@ -451,12 +459,15 @@ static int classic_used(const unsigned char *b, size_t len, unsigned char *used)
         return -1;
     }
     memset(used, 1, c.pos < len ? c.pos : len);
+    *need = c.pos;
     for (uint64_t i = 0; i < nvars; i++) {
         uint64_t nrec = v[i].isrec ? numrecs : 1;
         /* one record variable: records are packed, vsize may be padded */
-        uint64_t step = nrecvars == 1 ? v[i].vsize : recsize;
+        uint64_t step = nrecvars == 1 ? v[i].bytes : recsize;
         for (uint64_t r = 0; r < nrec; r++) {
             uint64_t from = v[i].begin + r * step, to = from + v[i].vsize;
+            if (from + v[i].bytes > *need)
+                *need = from + v[i].bytes;
             if (from >= len)
                 break;
             memset(used + from, 1, (size_t)((to < len ? to : len) - from));
@@ -490,7 +501,8 @@ int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz)
          * (doc/format.md), reported as a note. */
         unsigned char *used = calloc(la, 1);
         size_t nstale = 0, i;
-        if (used != NULL && classic_used(ba, la, used) == 0) {
+        uint64_t need;
+        if (used != NULL && classic_used(ba, la, used, &need) == 0) {
             for (i = off; i < n; i++) {
                 if (ba[i] == bb[i])
                     continue;
@@ -922,4 +934,19 @@ void dp_check_numrecs(dpair *p, const char *after)
         dp_mismatch(p, "number of records after %s: netCDF-C %zu, ncslab %zu", after, a, b);
         p->dead = 1;
     }
+}
+
+int dfile_short(const char *path, size_t *size, uint64_t *need)
+{
+    size_t len = 0;
+    unsigned char *b = slurp(path, &len), *used = NULL;
+    int rc = 0;
+    *size = len;
+    *need = 0;
+    if (b != NULL && (used = calloc(len ? len : 1, 1)) != NULL &&
+        classic_used(b, len, used, need) == 0)
+        rc = *need > len;
+    free(used);
+    free(b);
+    return rc;
 }

@@ -85,6 +85,9 @@ int dnc_get_att(int ncid, int varid, const char *name, int memtype, void *ip);
  * has zeros: netCDF-C's stale buffer write-backs (doc/format.md, "Known
  * differences"; msg says how many). */
 int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz);
+/* Whether the classic file at path is shorter than its header implies
+ * (*size its length, *need the length the header implies). */
+int dfile_short(const char *path, size_t *size, uint64_t *need);
 
 
 /* ---- the pair under test ---------------------------------------------------

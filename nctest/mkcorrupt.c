@@ -878,11 +878,9 @@ static const kase cases[] = {
     K(cdf5_numrecs_2p60, "NC_EVARSIZE|NC_ETRUNC|NC_ENOTNC|@read", "SIGSEGV", "CDF-5, numrecs 2^60"),
     K(trunc_after_header, "NC_ETRUNC|NC_ENOTNC|@read", "NC_NOERR", "header complete, no data at all"),
     K(trunc_fixed_data, "NC_ETRUNC|NC_ENOTNC|@read", "NC_NOERR", "ends inside the second fixed variable"),
-    /* a file may end inside its last record: netCDF-C writes such files
-     * (nofill, after a redefinition) and reads the missing bytes as zeros */
-    K(trunc_record_data, "NC_NOERR", "NC_NOERR", "ends 4 bytes before the last record's end (zeros, as netCDF-C)"),
+    K(trunc_record_data, "NC_ETRUNC|NC_ENOTNC|@read", "NC_NOERR", "ends 4 bytes before the last record's end"),
     K(cdf5_trunc_fixed_data, "NC_ETRUNC|NC_ENOTNC|@read", "NC_NOERR", "CDF-5, ends inside the last fixed variable"),
-    K(trunc_record_no_fixed, "NC_NOERR", "NC_NOERR", "CDF-2, only record variables, last byte missing (zeros, as netCDF-C)"),
+    K(trunc_record_no_fixed, "NC_ETRUNC|NC_ENOTNC|@read", "NC_NOERR", "CDF-2, only record variables, last byte missing"),
 
     K(valid_cdf1, "NC_NOERR", "NC_NOERR", "control: the well-formed CDF-1 base file"),
     K(valid_cdf2, "NC_NOERR", "NC_NOERR", "control: the well-formed CDF-2 base file"),

@@ -353,9 +353,13 @@ static hid_t make_dcpl(prog *g, int rank, const hsize_t *ext, int any_unlim, hid
         }
         if (f & 8)
             H5Pset_fletcher32(dcpl);
-        if ((f & 0x30) == 0x30 && H5Tget_class(ftype) == H5T_INTEGER)
+        /* filters after Fletcher-32 crash HDF5 1.10's own read (h5dump
+         * too): a known finding, see pending/README.md */
+        if ((f & 0x30) == 0x30 && H5Tget_class(ftype) == H5T_INTEGER &&
+            !(skip_known && (f & 8)))
             H5Pset_nbit(dcpl);
-        if ((f & 0xc0) == 0xc0 && H5Tget_class(ftype) == H5T_INTEGER)
+        if ((f & 0xc0) == 0xc0 && H5Tget_class(ftype) == H5T_INTEGER &&
+            !(skip_known && (f & 8)))
             H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT);
     } else if (layout == 1 && !any_unlim) {
         H5Pset_layout(dcpl, H5D_COMPACT);
@@ -454,6 +458,27 @@ static hid_t make_dataset(prog *g, hid_t fid, const char *name, int rank, const 
     return ds;
 }
 
+/* HDF5 1.10's H5DSattach_scale leaks identifiers on some of its failure
+ * paths (datatypes of DIMENSION_LIST, for one); closed here, after the
+ * file and before ncs_open (nothing else is open then), so that no input
+ * leaves memory behind in the library for the next. */
+static void close_leftovers(void)
+{
+    hid_t ids[256];
+    ssize_t n = H5Fget_obj_ids(H5F_OBJ_ALL, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE |
+                                                H5F_OBJ_ATTR,
+                               sizeof ids / sizeof ids[0], ids);
+    for (ssize_t i = 0; i < n; i++) {
+        switch (H5Iget_type(ids[i])) {
+        case H5I_DATASET: H5Dclose(ids[i]); break;
+        case H5I_GROUP: H5Gclose(ids[i]); break;
+        case H5I_DATATYPE: H5Tclose(ids[i]); break;
+        case H5I_ATTR: H5Aclose(ids[i]); break;
+        default: break;
+        }
+    }
+}
+
 static void build_file(prog *g, const char *path, built *b)
 {
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = H5Pcreate(H5P_FILE_ACCESS), fid;
@@ -467,6 +492,10 @@ static void build_file(prog *g, const char *path, built *b)
     }
     if (opts & 2)
         H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+    /* HDF5 1.10's H5DSattach_scale leaves objects open on some of its
+     * failure paths; a strong close closes them with the file, so that
+     * nothing of one input outlives it */
+    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
     fid = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
     H5Pclose(fcpl);
     H5Pclose(fapl);
@@ -577,6 +606,7 @@ static void build_file(prog *g, const char *path, built *b)
         break;
     }
     H5Fclose(fid);
+    close_leftovers();
 }
 
 /* Every completely written variable ncslab shows reads back as written

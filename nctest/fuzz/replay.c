@@ -8,19 +8,36 @@
  *                                  directories
  *
  * A finding aborts inside the target (fuzz_read.h), which fails the test;
- * the name of the file being run is printed first, so the log says which.
- * With NCS_FUZZ_VERBOSE set every file name is printed.
+ * a handler of the fatal signals then prints the name of the input, so the
+ * log says which.  With NCS_FUZZ_VERBOSE set every file name is printed.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int nrun;
+static const char *current;
+
+/* Names the input that crashed, then lets the signal do what it does. */
+static void on_fatal(int sig)
+{
+    static const char msg[] = "\nreplay: crashed on input ";
+    if (current != NULL) {
+        ssize_t r = write(2, msg, sizeof msg - 1);
+        r = write(2, current, strlen(current));
+        r = write(2, "\n", 1);
+        (void)r;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
 static int run_file(const char *path)
 {
@@ -44,10 +61,9 @@ static int run_file(const char *path)
     fclose(f);
     if (getenv("NCS_FUZZ_VERBOSE") != NULL)
         fprintf(stderr, "replay: %s\n", path);
-    /* on stderr before the run, unbuffered, so a crash log names it */
-    else
-        fprintf(stderr, "\rreplay: %-70.70s", path);
+    current = path;
     LLVMFuzzerTestOneInput(buf, (size_t)n);
+    current = NULL;
     free(buf);
     nrun++;
     return 0;
@@ -114,6 +130,15 @@ static int run_path(const char *path)
 int main(int argc, char **argv)
 {
     int bad = 0;
+    /* where a sanitizer runtime handles a signal already, leave it to it */
+    {
+        static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction old;
+            if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+                signal(sigs[i], on_fatal);
+        }
+    }
     if (argc > 1) {
         for (int i = 1; i < argc; i++)
             bad |= run_path(argv[i]);
@@ -125,7 +150,7 @@ int main(int argc, char **argv)
         return 2;
 #endif
     }
-    fprintf(stderr, "\nreplay: %d inputs run%s\n", nrun, bad ? ", some unreadable" : "");
+    fprintf(stderr, "replay: %d inputs run%s\n", nrun, bad ? ", some unreadable" : "");
     /* an empty corpus is a packaging mistake, not a pass */
     return bad || nrun == 0 ? 1 : 0;
 }
