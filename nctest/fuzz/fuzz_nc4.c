@@ -258,12 +258,16 @@ typedef struct bdim {
     hsize_t len;               /* current extent */
     int unlim;
     hid_t ds;                  /* its scale dataset, or -1 */
+    int attachable;            /* a well-formed scale: H5DSattach_scale may use it */
 } bdim;
 
-/* CLASS and NAME of a dimension scale, the right way or not. */
-static void make_scale(prog *g, hid_t ds, const bdim *d, int k)
+/* CLASS and NAME of a dimension scale, the right way or not.  Returns
+ * whether the scale is well formed (HDF5's own H5DSis_scale overflows a
+ * buffer on a CLASS array, so the builder does not ask it). */
+static int make_scale(prog *g, hid_t ds, const bdim *d, int k)
 {
     char name[200];
+    int ok = 0;
     switch (pick(g, 6)) {
     case 0: case 1: case 2:
         snprintf(name, sizeof name, "%s%10d", DIM_ONLY_PREFIX, (int)d->len);
@@ -281,12 +285,15 @@ static void make_scale(prog *g, hid_t ds, const bdim *d, int k)
     }
     switch (pick(g, 8)) {
     default:
-        H5DSset_scale(ds, name);
+        ok = H5DSset_scale(ds, name) >= 0;
         break;
-    case 5:                          /* CLASS as an array of strings */
-        put_text_att(ds, "CLASS", "DIMENSION_SCALE", skip_known ? 1 : 1 + pick(g, 40), 16);
+    case 5: {                        /* CLASS as an array of strings */
+        unsigned n = skip_known ? 1 : 1 + pick(g, 40);
+        put_text_att(ds, "CLASS", "DIMENSION_SCALE", n, 16);
         put_text_att(ds, "NAME", name, 1, strlen(name) + 1);
+        ok = n == 1;
         break;
+    }
     case 6:                          /* CLASS of the wrong type */
         put_int_att(ds, "CLASS", H5T_NATIVE_INT, 1, &k);
         break;
@@ -323,6 +330,7 @@ static void make_scale(prog *g, hid_t ds, const bdim *d, int k)
         put_int_att(ds, "_Netcdf4Dimid", H5T_NATIVE_INT, -1, &k);
         break;
     }
+    return ok;
 }
 
 /* Dataset creation properties: layout, chunks, filters, fill value. */
@@ -537,8 +545,7 @@ static void build_file(prog *g, const char *path, built *b)
             int self = k;
             d->ds = make_dataset(g, fid, d->name, 1, &self, dims, ndims, b);
         }
-        if (d->ds >= 0)
-            make_scale(g, d->ds, d, k);
+        d->attachable = d->ds >= 0 ? make_scale(g, d->ds, d, k) : 0;
     }
 
     /* variables */
@@ -574,8 +581,9 @@ static void build_file(prog *g, const char *path, built *b)
         for (int d = 0; d < rank; d++) {
             unsigned how = pick(g, 4);
             int other = (int)pick(g, (unsigned)ndims);
-            hid_t sc = how == 3 ? dims[other].ds : dims[dimidx[d]].ds;
-            if (how != 0 && sc >= 0 && H5DSis_scale(sc) > 0)
+            const bdim *bd = how == 3 ? &dims[other] : &dims[dimidx[d]];
+            hid_t sc = bd->ds;
+            if (how != 0 && sc >= 0 && bd->attachable)
                 H5DSattach_scale(ds, sc, (unsigned)d);
         }
         switch (pick(g, 5)) {
