@@ -543,7 +543,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
 static int read_storage(cvar *cv)
 {
     hid_t dcpl = H5Dget_create_plist(cv->dset);
-    int status = NCS_NOERR, nf;
+    int status = NCS_NOERR, nf, after_fletcher32 = 0;
     if (dcpl < 0)
         return NCS_ERR(NCS_EHDFERR);
     memset(&cv->st, 0, sizeof cv->st);
@@ -591,12 +591,9 @@ static int read_storage(cvar *cv)
          * Fletcher-32, so such a variable cannot go to HDF5's read path;
          * netCDF-C's pipelines (Fletcher-32, shuffle, deflate or zstd)
          * ncslab decodes itself. */
-        if (!ncsi_filter_known((unsigned)id)) {
-            for (int k = 0; k < i; k++)
-                if (cv->pipe[k].id == NCSI_FILTER_FLETCHER32) {
-                    status = NCS_ERR(NCS_EFILTER);
-                    goto done;
-                }
+        if (after_fletcher32 && !ncsi_filter_known((unsigned)id)) {
+            status = NCS_ERR(NCS_EFILTER);
+            goto done;
         }
         if (id == NCSI_FILTER_SHUFFLE)
             cv->st.shuffle = 1;
@@ -605,7 +602,7 @@ static int read_storage(cvar *cv)
         else if (id == NCSI_FILTER_ZSTD)
             cv->st.zstd_level = (int)cv->pipe[i].level;
         else if (id == NCSI_FILTER_FLETCHER32)
-            cv->st.fletcher32 = 1;
+            cv->st.fletcher32 = after_fletcher32 = 1;
     }
     cv->nf = nf < NCSI_MAX_FILTERS ? nf : NCSI_MAX_FILTERS;
 done:
