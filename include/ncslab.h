@@ -199,7 +199,10 @@ int ncs_abort(int ncid);
 int ncs_close(int ncid);
 
 /* Sets the fill mode (NCS_FILL or NCS_NOFILL) and returns the old one in
- * *old_modep.  Errors: NCS_EBADID, NCS_EPERM (read-only), NCS_EINVAL. */
+ * *old_modep.  Going back from NCS_NOFILL to NCS_FILL in data mode writes
+ * buffered data and a changed header or record count to a classic file
+ * (as netCDF-C does; no fsync).  Errors: NCS_EBADID, NCS_EPERM
+ * (read-only), NCS_EINVAL, and I/O errors of that write. */
 int ncs_set_fill(int ncid, int fillmode, int *old_modep);
 
 /* ---- inquiry ------------------------------------------------------------ */

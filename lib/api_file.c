@@ -377,6 +377,15 @@ int ncs_set_fill(int ncid, int fillmode, int *old_modep)
     if (fillmode == NCS_NOFILL) {
         f->flags |= NCSI_F_NOFILL;
     } else if (fillmode == NCS_FILL) {
+        /* Back to fill mode in data mode: as netCDF-C, the header (or the
+         * record count) changed since the last write reaches the file now.
+         * Not in define mode, where netCDF-C would write a header whose
+         * layout enddef has not made yet. */
+        if (old == NCS_NOFILL && !(f->flags & NCSI_F_INDEF) && f->store->flush != NULL) {
+            int status = f->store->flush(f);
+            if (status != NCS_NOERR)
+                return status;
+        }
         f->flags &= ~NCSI_F_NOFILL;
     } else {
         return NCS_ERR(NCS_EINVAL);

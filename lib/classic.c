@@ -50,6 +50,12 @@ typedef struct classic {
     /* the moves of the enddef under way, to undo them if it fails */
     struct move { uint64_t to, from, n; } *moves;
     size_t nmoves, capmoves;
+    /* Where the last failed enddef of this define session placed the fixed
+     * and record data.  netCDF-C keeps those offsets in its model after
+     * a refused layout, and its next attempt starts from them; so does
+     * this, or the next enddef's layout (the file) would differ. */
+    int has_hint;
+    uint64_t hint_begin_var, hint_begin_rec;
 } classic;
 
 /* Rebuilds the fast-path table after the layout or the record count
@@ -177,6 +183,10 @@ static int layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
     lay->xsz = ncsi_hdr_len(m, f->version);
     if (m->nvars == 0)
         return NCS_NOERR;
+    if (CL(f)->has_hint) {
+        lay->begin_var = CL(f)->hint_begin_var;
+        lay->begin_rec = CL(f)->hint_begin_rec;
+    }
 
     if (lay->begin_var < lay->xsz + h_minfree ||
         lay->begin_var != NCS_RNDUP(lay->begin_var, v_align)) {
@@ -567,6 +577,11 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
          * mode). */
         ncs_layout check = cl->lay;
         status = ncsi_hdr_check_layout(m, &check);
+        if (status != NCS_NOERR) {
+            cl->has_hint = 1;
+            cl->hint_begin_var = cl->lay.begin_var;
+            cl->hint_begin_rec = cl->lay.begin_rec;
+        }
     }
     if (status != NCS_NOERR) {
         enddef_rollback(f, &old_lay, begins, 0);
@@ -613,6 +628,7 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
     }
     free(begins);
     cl->nmoves = 0;
+    cl->has_hint = 0;
     return NCS_NOERR;
 }
 
@@ -1041,6 +1057,7 @@ const ncs_store_methods ncsi_classic_store = {
     .put = cl_put,
     .write_header = cl_write_header,
     .sync = cl_sync,
+    .flush = flush_all,
     .refresh = cl_refresh,
     .reload = cl_reload,
     .close = cl_close,

@@ -372,6 +372,10 @@ typedef struct ncs_store_methods {
      * attribute and rename updates). */
     int (*write_header)(ncs_file *f);
     int (*sync)(ncs_file *f);
+    /* Optional: writes buffered data, then a changed header or record
+     * count, without forcing them to stable storage (what netCDF-C does
+     * when the fill mode goes back to NC_FILL). */
+    int (*flush)(ncs_file *f);
     /* Re-reads numrecs in a shared read-only file. */
     int (*refresh)(ncs_file *f);
     /* Re-reads the whole header (after flushing what is buffered). */

@@ -47,7 +47,7 @@
 #define ITERS_PER_COMBO 8 /* schemas per (format, fill, share) and seed */
 
 static char tmpdir[256];
-static uint64_t seeds[12];
+static uint64_t seeds[16];
 static int nseeds;
 
 
@@ -82,6 +82,8 @@ static void op_put(dpair *p)
              dt_name(ext), dt_name(mem), dslab_str(&s, sd, sizeof sd),
              noor ? " (some values out of range)" : "");
     dp_note(p, "%s -> %d/%d", what, a, b);
+    if (a == NC_NOERR || a == NC_ERANGE)
+        dp_mark_slab(p, v, &s);
     if (!p->only_nc && dp_rc_eq(p, what, a, b, 1))
         dp_check_numrecs(p, what);
     if (p->dead || p->only_nc || a != NC_ERANGE || s.nel == 0)
@@ -151,17 +153,47 @@ static void write_all_records(dpair *p)
         int a = nc_put_vara(p->nc, v, start, count, buf);
         int b = ncs_put(p->ns, v, start, count, NULL, NULL, NCS_NAT, buf);
         dp_note(p, "put_vara v%d (every record, before a nofill redef) -> %d/%d", v, a, b);
-        dp_rc_eq(p, "put of every record", a, b, 1);
+        if (dp_rc_eq(p, "put of every record", a, b, 1) && a == NC_NOERR)
+            dp_mark_first(p, v, n);
         free(buf);
     }
 }
 
-/* Reports the first element where two get buffers differ. */
+/* 1 when some element of s has no defined content (dp_undefined). */
+static int slab_has_undefined(const dpair *p, int v, const dslab *s)
+{
+    if (!p->ever_nofill)
+        return 0;
+    for (size_t k = 0; k < s->nel; k++) {
+        size_t moff, lin;
+        dslab_elem(p, v, s, k, &moff, &lin, NULL);
+        if (dp_undefined(p, v, lin))
+            return 1;
+    }
+    return 0;
+}
+
+/* Reports the first element where two get buffers differ.  An element
+ * without defined content (never written, nofill) that ncslab read as zero
+ * is not compared: netCDF-C may hold stale bytes there (doc/format.md). */
 static void report_get_diff(dpair *p, const char *what, int v, const dslab *s, int memt,
-                            const unsigned char *ba, const unsigned char *bb,
+                            const unsigned char *ba, unsigned char *bb,
                             const unsigned char *mask)
 {
-    size_t msz = dt_size(memt), nbytes = s->span * msz, off;
+    size_t msz = dt_size(memt), nbytes = s->span * msz, off, nundef = 0;
+    static const unsigned char zero[16];
+    for (size_t k = 0; k < s->nel && p->ever_nofill; k++) {
+        size_t moff, lin;
+        dslab_elem(p, v, s, k, &moff, &lin, NULL);
+        if (dp_undefined(p, v, lin) && memcmp(ba + moff * msz, bb + moff * msz, msz) &&
+            !memcmp(bb + moff * msz, zero, msz)) {
+            memcpy(bb + moff * msz, ba + moff * msz, msz);
+            nundef++;
+        }
+    }
+    if (nundef)
+        dp_note(p, "%s: %zu elements never written (nofill) read as zero by ncslab, "
+                "other values by netCDF-C", what, nundef);
     for (off = 0; off < nbytes; off++)
         if ((!mask || mask[off]) && ba[off] != bb[off])
             break;
@@ -200,8 +232,14 @@ static void op_get_slab(dpair *p, int v, int mem, const dslab *s)
     snprintf(what, sizeof what, "get_%s v%d(%s) mem=%s %s", dk_name(s->kind), v,
              dt_name(ext), dt_name(mem), dslab_str(s, sd, sizeof sd));
     dp_note(p, "%s -> %d/%d", what, a, b);
-    if (!dp_rc_eq(p, what, a, b, 0))
+    if (a == NC_ERANGE && b == NC_NOERR && slab_has_undefined(p, v, s)) {
+        /* a never-written element's stale bytes in netCDF-C's file did not
+         * fit the memory type; ncslab's zeros do */
+        dp_note(p, "%s: NC_ERANGE from netCDF-C only, on a slab with elements never "
+                "written (nofill)", what);
+    } else if (!dp_rc_eq(p, what, a, b, 0)) {
         goto cleanup;
+    }
     if (a == NC_NOERR) {
         report_get_diff(p, what, v, s, memt, ba, bb, NULL);
     } else if (a == NC_ERANGE) {
@@ -959,8 +997,60 @@ static void both_close(dpair *p)
     int a = nc_close(p->nc);
     int b = p->only_nc ? a : ncs_close(p->ns);
     dp_note(p, "close -> %d/%d", a, b);
-    dp_rc_eq(p, "close", a, b, 1);
+    if (dp_rc_eq(p, "close", a, b, 1) && a != NC_NOERR)
+        p->close_refused = 1;
     p->open = 0;
+}
+
+/* The record count in the header of a classic file (0 if unreadable). */
+static uint64_t file_numrecs(const char *path, int *width)
+{
+    unsigned char b[12] = {0};
+    uint64_t n = 0;
+    FILE *fp = fopen(path, "rb");
+    size_t got = fp ? fread(b, 1, sizeof b, fp) : 0;
+    if (fp)
+        fclose(fp);
+    *width = got >= 4 && b[3] == 5 ? 8 : 4;
+    for (int i = 0; i < *width && got >= 12; i++)
+        n = n << 8 | b[4 + i];
+    return n;
+}
+
+/* A close refused in define mode (the enddef it makes fails: NC_ENOTNC)
+ * ends like an abort.  netCDF-C's abort after a redef does not write the
+ * record count, so records added in data mode before the redef and not
+ * synced vanish from its header (4.9.0 NC3_abort); ncslab writes the count.
+ * The files must then differ in the record count only, netCDF-C's lower. */
+static int refused_close_numrecs(dpair *p)
+{
+    int wa, wb;
+    uint64_t na = file_numrecs(p->path_nc, &wa), nb = file_numrecs(p->path_ns, &wb);
+    char msg[4096];
+    if (na >= nb || wa != wb)
+        return 0;
+    /* compare with netCDF-C's count patched to ncslab's */
+    FILE *fp = fopen(p->path_nc, "r+b");
+    unsigned char b[8];
+    for (int i = 0; i < wa; i++)
+        b[i] = (unsigned char)(nb >> (8 * (wa - 1 - i)));
+    if (fp == NULL || fseek(fp, 4, SEEK_SET) != 0 || fwrite(b, 1, (size_t)wa, fp) != (size_t)wa) {
+        if (fp)
+            fclose(fp);
+        return 0;
+    }
+    fclose(fp);
+    int rc = dfile_cmp_pair(p, msg, sizeof msg);
+    if (rc != 0 && rc != 2) {
+        dp_mismatch(p, "after a refused close: record counts %llu (netCDF-C), %llu (ncslab), "
+                    "and beyond them: %s", (unsigned long long)na, (unsigned long long)nb, msg);
+        return 1;
+    }
+    fprintf(stderr, "NOTE [abort-numrecs] %s: netCDF-C's refused close (an abort) dropped "
+            "unsynced records: %llu in its header, %llu in ncslab's; the files are "
+            "otherwise alike; read-only checks skipped\n", p->ctx, (unsigned long long)na,
+            (unsigned long long)nb);
+    return 1;
 }
 
 static int both_open(dpair *p, int mode)
@@ -986,7 +1076,7 @@ static int both_open(dpair *p, int mode)
 static void compare_files(dpair *p)
 {
     char msg[4096];
-    int rc = dfile_cmp(p->path_nc, p->path_ns, msg, sizeof msg);
+    int rc = dfile_cmp_pair(p, msg, sizeof msg);
     if (rc == 2) {
         dp_note(p, "[stale] after close: %s", msg);
         fprintf(stderr, "NOTE [stale] %s after close: %s\n", p->ctx, msg);
@@ -1073,6 +1163,7 @@ static void data_phase(dpair *p, int nops)
             int mode = drng_chance(&p->r, 50) ? NC_FILL : NC_NOFILL, oa = -1, ob = -1;
             int a = nc_set_fill(p->nc, mode, &oa), b = ncs_set_fill(p->ns, mode, &ob);
             p->nofill = mode == NC_NOFILL;
+            p->ever_nofill |= p->nofill;
             dp_note(p, "set_fill(%s) in data mode -> %d/%d (old %d/%d)",
                  mode ? "NOFILL" : "FILL", a, b, oa, ob);
             if (dp_rc_eq(p, "set_fill in data mode", a, b, 1) && oa != ob)
@@ -1100,6 +1191,7 @@ static void create_random(dpair *p, int fill)
     a = nc_set_fill(p->nc, fill, &oa);
     b = p->only_nc ? a : ncs_set_fill(p->ns, fill, &ob);
     p->nofill = fill == NC_NOFILL;
+    p->ever_nofill |= p->nofill;
     dp_note(p, "set_fill(%s) -> %d/%d", fill ? "NOFILL" : "FILL", a, b);
     if (dp_rc_eq(p, "set_fill", a, b, 1) && !p->only_nc && oa != ob)
         dp_mismatch(p, "set_fill old mode: netCDF-C %d, ncslab %d", oa, ob);
@@ -1201,6 +1293,8 @@ static int run_pair(uint64_t seed, int iter, int fmt, int fill, int share)
         data_phase(p, 10 + (int)drng_below(&p->r, 20));
     }
     both_close(p);
+    if (!p->dead && p->close_refused && refused_close_numrecs(p))
+        p->dead = 1;
     if (!p->dead)
         compare_files(p);
     if (!p->dead && both_open(p, NC_NOWRITE)) {
@@ -1211,6 +1305,7 @@ static int run_pair(uint64_t seed, int iter, int fmt, int fill, int share)
         nc_close(p->nc);
         ncs_close(p->ns);
     }
+    dp_free_marks(p);
     if (p->fails == 0) {
         unlink(p->path_nc);
         unlink(p->path_ns);
@@ -1567,12 +1662,16 @@ int main(int argc, char **argv)
         seeds[nseeds++] = strtoull(arg, NULL, 0);
     } else {
         /* Fixed seeds keep make check deterministic; NCSLAB_RANDOM_SEED=1
-         * adds one from the clock, for hunting.  Seed 25896710 differs in
+         * adds one from the clock, for hunting.  Seeds 5024 (set_fill
+         * back to fill writes the header), 5129 (a refused enddef's offsets
+         * stay) and 5049 (never-written nofill elements, read and compared)
+         * found differences since fixed; 6014 a refused close (abort) that
+         * drops records in netCDF-C.  Seed 25896710 differs in
          * unused bytes where netCDF-C writes back stale buffer contents:
          * see doc/format.md "Known differences". */
         static const uint64_t fixed[] = {1, 2, 3, 20241130, 15957042939ull, 22201312609ull,
                                          19272640318ull, 2252629442ull, 25896710ull,
-                                         284392052727543ull};
+                                         284392052727543ull, 5024, 5049, 5129, 6014};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
             seeds[nseeds++] = fixed[i];
         if (getenv("NCSLAB_RANDOM_SEED") != NULL)

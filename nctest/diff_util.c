@@ -400,16 +400,21 @@ static void hc_atts(hdrcur *c)
     }
 }
 
-/* Marks in used[] the header and every variable's bytes (each record of a
- * record variable) of the classic file b, and sets *need to the size the
- * header implies.  Returns 0, or -1 when the header cannot be followed (then
- * nothing is known to be unused). */
-static int classic_used(const unsigned char *b, size_t len, unsigned char *used,
-                        uint64_t *need)
+/* The data of one variable of a classic file, as its header says. */
+typedef struct cvar {
+    uint64_t vsize, begin, bytes, step, nel;   /* bytes: unpadded, per record */
+    int isrec, esz;
+} cvar;
+
+/* Follows the header of the classic file b: its variables (calloc'd into
+ * *vp, varid order), their count, numrecs and the header's length.
+ * Returns 0, or -1 when the header cannot be followed. */
+static int classic_vars(const unsigned char *b, size_t len, cvar **vp, uint64_t *nvp,
+                        uint64_t *numrecsp, uint64_t *hdrlenp)
 {
     hdrcur c = {b, len, 4, 4, 0};
     uint64_t numrecs, ndims, nvars, recsize = 0, dimlen[1024];
-    struct { uint64_t vsize, begin, bytes; int isrec; } *v;
+    cvar *v;
     int ver = len > 4 ? b[3] : 0, nrecvars = 0;
     if (len < 8 || memcmp(b, "CDF", 3) != 0 || (ver != 1 && ver != 2 && ver != 5))
         return -1;
@@ -445,6 +450,8 @@ static int classic_used(const unsigned char *b, size_t len, unsigned char *used,
         hc_atts(&c);
         t = hc_uint(&c, 4);
         v[i].vsize = hc_uint(&c, c.w);
+        v[i].esz = t >= 1 && t <= 11 ? esz[t] : 1;
+        v[i].nel = nel;
         /* unpadded bytes (per record): what the last variable reaches */
         v[i].bytes = t >= 1 && t <= 11 ? nel * (uint64_t)esz[t] : v[i].vsize;
         v[i].begin = hc_uint(&c, ver == 1 ? 4 : 8);
@@ -458,14 +465,33 @@ static int classic_used(const unsigned char *b, size_t len, unsigned char *used,
         free(v);
         return -1;
     }
-    memset(used, 1, c.pos < len ? c.pos : len);
-    *need = c.pos;
+    /* one record variable: records are packed, vsize may be padded */
+    for (uint64_t i = 0; i < nvars; i++)
+        v[i].step = !v[i].isrec ? 0 : nrecvars == 1 ? v[i].bytes : recsize;
+    *vp = v;
+    *nvp = nvars;
+    *numrecsp = numrecs;
+    *hdrlenp = c.pos;
+    return 0;
+}
+
+/* Marks in used[] the header and every variable's bytes (each record of a
+ * record variable) of the classic file b, and sets *need to the size the
+ * header implies.  Returns 0, or -1 when the header cannot be followed (then
+ * nothing is known to be unused). */
+static int classic_used(const unsigned char *b, size_t len, unsigned char *used,
+                        uint64_t *need)
+{
+    cvar *v;
+    uint64_t nvars, numrecs, hdrlen;
+    if (classic_vars(b, len, &v, &nvars, &numrecs, &hdrlen) != 0)
+        return -1;
+    memset(used, 1, hdrlen < len ? hdrlen : len);
+    *need = hdrlen;
     for (uint64_t i = 0; i < nvars; i++) {
         uint64_t nrec = v[i].isrec ? numrecs : 1;
-        /* one record variable: records are packed, vsize may be padded */
-        uint64_t step = nrecvars == 1 ? v[i].bytes : recsize;
         for (uint64_t r = 0; r < nrec; r++) {
-            uint64_t from = v[i].begin + r * step, to = from + v[i].vsize;
+            uint64_t from = v[i].begin + r * v[i].step, to = from + v[i].vsize;
             if (from + v[i].bytes > *need)
                 *need = from + v[i].bytes;
             if (from >= len)
@@ -477,7 +503,54 @@ static int classic_used(const unsigned char *b, size_t len, unsigned char *used,
     return 0;
 }
 
+/* The variable and linear index of the element byte off belongs to in a
+ * classic file whose variables are v[0..nvars): 1 when it is one, 2 when
+ * the byte is padding at the end of a variable's (record's) data, 0 when
+ * neither. */
+static int classic_elem_at(const cvar *v, uint64_t nvars, uint64_t numrecs, uint64_t off,
+                           int *varp, size_t *linp)
+{
+    for (uint64_t i = 0; i < nvars; i++) {
+        uint64_t rel, r = 0;
+        if (off < v[i].begin || v[i].esz == 0)
+            continue;
+        rel = off - v[i].begin;
+        if (v[i].isrec) {
+            if (v[i].step == 0)
+                continue;
+            r = rel / v[i].step;
+            rel -= r * v[i].step;
+            if (r >= numrecs)
+                continue;
+        }
+        if (rel >= v[i].vsize)
+            continue;
+        *varp = (int)i;
+        if (rel >= v[i].bytes)
+            return 2;
+        *linp = (size_t)(r * v[i].nel + rel / (uint64_t)v[i].esz);
+        return 1;
+    }
+    return 0;
+}
+
+static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, size_t msgsz);
+
 int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz)
+{
+    return files_cmp(a, b, NULL, msg, msgsz);
+}
+
+int dfile_cmp_pair(const dpair *p, char *msg, size_t msgsz)
+{
+    return files_cmp(p->path_nc, p->path_ns, p, msg, msgsz);
+}
+
+/* Compares the files a (netCDF-C's) and b (ncslab's): 0 when equal, 2 when
+ * they differ only in bytes without defined content that ncslab left zero
+ * (unused bytes; with p, also elements p never wrote in a file that has
+ * been in nofill mode), 1 otherwise, -1 when a file cannot be read. */
+static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, size_t msgsz)
 {
     size_t la = 0, lb = 0, k;
     unsigned char *ba = slurp(a, &la), *bb = slurp(b, &lb);
@@ -495,27 +568,51 @@ int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz)
     if (off == n && la == lb)
         goto cleanup;
     rc = 1;
-    if (la == lb) {
+    if (la == lb || p != NULL) {
         /* Only unused bytes (no header, no variable) that ncslab left zero
          * and netCDF-C filled from a stale I/O buffer: a known difference
-         * (doc/format.md), reported as a note. */
-        unsigned char *used = calloc(la, 1);
-        size_t nstale = 0, i;
-        uint64_t need;
-        if (used != NULL && classic_used(ba, la, used, &need) == 0) {
-            for (i = off; i < n; i++) {
-                if (ba[i] == bb[i])
+         * (doc/format.md), reported as a note.  With p, also bytes of
+         * elements without defined content, and a length difference made of
+         * such bytes only (netCDF-C writes whole buffers, which can reach
+         * past the last byte written; ncslab does not); a byte that is not
+         * in ncslab's file counts as its zero. */
+        size_t lmax = la > lb ? la : lb, nstale = 0, nundef = 0, i;
+        const unsigned char *hb = la >= lb ? ba : bb;   /* headers are equal up to off */
+        unsigned char *used = calloc(lmax ? lmax : 1, 1);
+        uint64_t need, nvars = 0, numrecs = 0, hdrlen;
+        cvar *vt = NULL;
+        if (p != NULL && classic_vars(hb, lmax, &vt, &nvars, &numrecs, &hdrlen) != 0)
+            vt = NULL;
+        if (used != NULL && classic_used(hb, lmax, used, &need) == 0) {
+            for (i = off; i < lmax; i++) {
+                int var;
+                size_t lin;
+                unsigned ca = i < la ? ba[i] : 0, cb = i < lb ? bb[i] : 0;
+                if (i < n && ca == cb)
                     continue;
-                if (used[i] || bb[i] != 0)
+                if (cb != 0)
                     break;
-                nstale++;
+                if (!used[i]) {
+                    nstale++;
+                    continue;
+                }
+                /* padding after a variable's data is written by fill
+                 * only, so without defined content in nofill */
+                int at = vt == NULL ? 0 : classic_elem_at(vt, nvars, numrecs, i, &var, &lin);
+                if (at == 0 || (at == 1 && !dp_undefined(p, var, lin)) ||
+                    (at == 2 && !p->ever_nofill))
+                    break;
+                nundef++;
             }
-            if (i == n) {
-                snprintf(msg, msgsz, "%zu unused bytes from 0x%zx differ: netCDF-C's stale "
-                         "buffer bytes where ncslab has zeros", nstale, off);
+            if (i == lmax) {
+                snprintf(msg, msgsz, "from 0x%zx, %zu unused bytes and %zu bytes of elements "
+                         "never written (nofill) differ%s: netCDF-C's stale buffer bytes where "
+                         "ncslab has zeros", off, nstale, nundef,
+                         la != lb ? " (or are missing from the shorter file)" : "");
                 rc = 2;
             }
         }
+        free(vt);
         free(used);
         if (rc == 2)
             goto cleanup;
@@ -542,6 +639,57 @@ cleanup:
     free(ba);
     free(bb);
     return rc;
+}
+
+/* ---- written elements ------------------------------------------------------ */
+static void mark_lin(dpair *p, int v, size_t lin)
+{
+    size_t need = lin / 8 + 1;
+    if (v < 0 || v >= DP_MAXV)
+        return;
+    if (need > p->wcap[v]) {
+        size_t cap = p->wcap[v] ? p->wcap[v] : 64;
+        while (cap < need)
+            cap *= 2;
+        unsigned char *m = realloc(p->wmap[v], cap);
+        if (m == NULL)
+            abort();
+        memset(m + p->wcap[v], 0, cap - p->wcap[v]);
+        p->wmap[v] = m;
+        p->wcap[v] = cap;
+    }
+    p->wmap[v][lin / 8] |= (unsigned char)(1u << (lin % 8));
+}
+
+void dp_mark_slab(dpair *p, int v, const dslab *s)
+{
+    for (size_t k = 0; k < s->nel; k++) {
+        size_t moff, lin;
+        dslab_elem(p, v, s, k, &moff, &lin, NULL);
+        mark_lin(p, v, lin);
+    }
+}
+
+void dp_mark_first(dpair *p, int v, size_t n)
+{
+    for (size_t lin = 0; lin < n; lin++)
+        mark_lin(p, v, lin);
+}
+
+int dp_undefined(const dpair *p, int v, size_t lin)
+{
+    if (!p->ever_nofill || v < 0 || v >= DP_MAXV)
+        return 0;
+    return lin / 8 >= p->wcap[v] || !(p->wmap[v][lin / 8] & (1u << (lin % 8)));
+}
+
+void dp_free_marks(dpair *p)
+{
+    for (int v = 0; v < DP_MAXV; v++) {
+        free(p->wmap[v]);
+        p->wmap[v] = NULL;
+        p->wcap[v] = 0;
+    }
 }
 
 /* ---- the pair under test ---------------------------------------------------- */

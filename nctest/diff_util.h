@@ -85,6 +85,10 @@ int dnc_get_att(int ncid, int varid, const char *name, int memtype, void *ip);
  * has zeros: netCDF-C's stale buffer write-backs (doc/format.md, "Known
  * differences"; msg says how many). */
 int dfile_cmp(const char *a, const char *b, char *msg, size_t msgsz);
+/* dfile_cmp for the files of a pair: bytes of elements p never wrote
+ * (dp_undefined) that ncslab left zero also count as a note (2). */
+struct dpair;
+int dfile_cmp_pair(const struct dpair *p, char *msg, size_t msgsz);
 /* Whether the classic file at path is shorter than its header implies
  * (*size its length, *need the length the header implies). */
 int dfile_short(const char *path, size_t *size, uint64_t *need);
@@ -122,7 +126,16 @@ typedef struct dpair {
     char hist[DP_HIST][DP_HISTLEN];
     int nhist, hist_dumped;
     int hdirty;                  /* header changed in data mode, not synced */
+    int close_refused;           /* both closes failed in define mode */
     int nofill;                  /* current fill mode is NC_NOFILL */
+    /* Elements a put has written, one bit per linear index and variable.
+     * Once a file has been in nofill mode, an element never written has
+     * no defined content (netCDF-C's I/O layer leaves stale buffer bytes
+     * there, ncslab zeros): such elements are compared only when ncslab's
+     * bytes are not zero. */
+    int ever_nofill;
+    unsigned char *wmap[DP_MAXV];
+    size_t wcap[DP_MAXV];        /* bytes of wmap[v] */
 } dpair;
 
 typedef struct dslab {
@@ -153,6 +166,14 @@ int dp_random_numeric(dpair *p);         /* any numeric memory type */
 int dp_pick_memtype(dpair *p, int ext);  /* a memory type for ext data */
 /* Compares the record counts of the two files after a write. */
 void dp_check_numrecs(dpair *p, const char *after);
+/* Written-element bookkeeping (dpair.wmap): every element of s, or the
+ * first n linear indices of v, has been written by a put. */
+void dp_mark_slab(dpair *p, int v, const dslab *s);
+void dp_mark_first(dpair *p, int v, size_t n);
+/* 1 when element lin of v has no defined content: the file has been in
+ * nofill mode and no put wrote it. */
+int dp_undefined(const dpair *p, int v, size_t lin);
+void dp_free_marks(dpair *p);
 
 /* ---- values -------------------------------------------------------------
  * f(varid, lin) at magnitude scale 0..2, inside both ext's and mem's range;
