@@ -649,6 +649,21 @@ static uint64_t run_offset(const xfer *x, uint64_t rec, uint64_t elem)
     return x->v->begin + rec * x->cl->lay.recsize + elem * x->v->xsz;
 }
 
+/* Runs whose bytes span at most this much go through the cached pages
+ * in place; longer ones bypass the cache rather than evict it. */
+#define IN_PAGE_MAX (32 * (uint64_t)PAGE_SIZE)
+
+/* How many of the n elements from off, gap bytes apart, lie with all their
+ * bytes inside the page off is in (0 when the first straddles a page). */
+static uint64_t in_page(uint64_t off, uint64_t n, uint64_t gap, size_t xsz)
+{
+    uint64_t room = PAGE_SIZE - off % PAGE_SIZE, k;
+    if (room < xsz)
+        return 0;
+    k = (room - xsz) / gap + 1;
+    return k < n ? k : n;
+}
+
 static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
                    uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
 {
@@ -669,15 +684,29 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
         off + (n - 1) * gap + xsz > ncsi_pc_logical_size(x->cl->pc))
         return NCS_ERR(NCS_ETRUNC);
 
-    if (fstep == 1 && n * xsz <= PAGE_SIZE) {
-        const unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 0, &status);
-        if (p != NULL) {
-            if (ncsi_decode(v->type, p, (size_t)n, x->memtype, mem, mstep, x->f->version))
+    /* page by page, decoding straight from the cached page (fast path: the
+     * general code below copies through the scratch buffer) */
+    if (ncsi_fastpath ? (n - 1) * gap + xsz <= IN_PAGE_MAX : fstep == 1 && n * xsz <= PAGE_SIZE) {
+        while (n > 0) {
+            uint64_t k = in_page(off, n, gap, xsz);
+            const unsigned char *p;
+            if (k == 0)
+                break;
+            p = ncsi_pc_span(x->cl->pc, off, (size_t)((k - 1) * gap + xsz), 0, &status);
+            if (p == NULL) {
+                if (status != NCS_NOERR)
+                    return status;
+                break;
+            }
+            if (ncsi_decode_strided(v->type, p, (ptrdiff_t)fstep, (size_t)k, x->memtype, mem,
+                                    mstep, x->f->version))
                 x->erange = 1;
-            return NCS_NOERR;
+            n -= k;
+            off += k * gap;
+            mem += (ptrdiff_t)k * mstep * (ptrdiff_t)x->msz;
         }
-        if (status != NCS_NOERR)
-            return status;
+        if (n == 0)
+            return NCS_NOERR;
     }
     if (gap <= 4096) {
         /* read covering spans, as many elements as the scratch holds */
@@ -720,15 +749,29 @@ static int put_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     uint64_t gap = fstep * xsz;
     int status = NCS_NOERR;
 
-    if (fstep == 1 && n * xsz <= PAGE_SIZE) {
-        unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 1, &status);
-        if (p != NULL) {
-            if (ncsi_encode(v->type, p, (size_t)n, x->memtype, mem, mstep, x->f->version))
+    /* page by page, encoding straight into the cached page; the bytes
+     * between strided elements are the page's, read from the file */
+    if (ncsi_fastpath ? (n - 1) * gap + xsz <= IN_PAGE_MAX : fstep == 1 && n * xsz <= PAGE_SIZE) {
+        while (n > 0) {
+            uint64_t k = in_page(off, n, gap, xsz);
+            unsigned char *p;
+            if (k == 0)
+                break;
+            p = ncsi_pc_span(x->cl->pc, off, (size_t)((k - 1) * gap + xsz), 1, &status);
+            if (p == NULL) {
+                if (status != NCS_NOERR)
+                    return status;
+                break;
+            }
+            if (ncsi_encode_strided(v->type, p, (ptrdiff_t)fstep, (size_t)k, x->memtype, mem,
+                                    mstep, x->f->version))
                 x->erange = 1;
-            return NCS_NOERR;
+            n -= k;
+            off += k * gap;
+            mem += (ptrdiff_t)k * mstep * (ptrdiff_t)x->msz;
         }
-        if (status != NCS_NOERR)
-            return status;
+        if (n == 0)
+            return NCS_NOERR;
     }
     if (fstep == 1 || gap <= 4096) {
         uint64_t per = (SCRATCH_CAP - xsz) / gap + 1;

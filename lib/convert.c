@@ -161,6 +161,17 @@ static inline uint64_t fp_u64(double v)
 typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
                        ptrdiff_t dstep, size_t n);
 
+/* The byte swaps need a byte shuffle to vectorise, which x86-64's baseline
+ * (SSE2) lacks: each loop is also compiled for AVX2 and the loader picks
+ * the version the processor runs (an ifunc).  Elsewhere, or with
+ * -DNCSI_NO_CLONES, one version. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(NCSI_NO_CLONES) && defined(HAVE_TARGET_CLONES)
+#define VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define VEC_CLONES
+#endif
+
 /* decode: external XT (big-endian), xstep elements apart -> memory MT,
  * dstep apart.  The unit-step loop is kept separate so it vectorises. */
 #define DEC_BODY(XT, XK, MT, MK, MLO, MHI, XSTEP, DSTEP)                                                 \
@@ -171,7 +182,7 @@ typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
             d[(ptrdiff_t)i * (DSTEP)] = CAST(MT, MK, XK, v);                   \
         }
 #define DEF_DEC(MC, MT, MK, MLO, MHI, XC, XT, XK, XLO, XHI)                     \
-    static int dec_##XC##_##MC(const void *src, ptrdiff_t xstep, void *dst,    \
+    VEC_CLONES static int dec_##XC##_##MC(const void *src, ptrdiff_t xstep, void *dst,    \
                                ptrdiff_t dstep, size_t n)                      \
     {                                                                          \
         const unsigned char *s = src;                                          \
@@ -195,7 +206,7 @@ TYPES_A(DEF_DEC_ROW, 0)
             STORE_BE(XT, d + (ptrdiff_t)i * (XSTEP) * (ptrdiff_t)sizeof(XT), CAST(XT, XK, MK, v)); \
         }
 #define DEF_ENC(XC, XT, XK, XLO, XHI, MC, MT, MK, MLO, MHI)                     \
-    static int enc_##MC##_##XC(const void *src, ptrdiff_t sstep, void *dst,    \
+    VEC_CLONES static int enc_##MC##_##XC(const void *src, ptrdiff_t sstep, void *dst,    \
                                ptrdiff_t xstep, size_t n)                      \
     {                                                                          \
         const MT *s = src;                                                     \
@@ -220,7 +231,7 @@ TYPES_A(DEF_ENC_ROW, 0)
             d[(ptrdiff_t)i * (DSTEP)] = CAST(DT, DK, SK, v);                   \
         }
 #define DEF_CVT(DC, DT, DK, DLO, DHI, SC, ST, SK, SLO, SHI)                     \
-    static int cvt_##SC##_##DC(const void *src, ptrdiff_t sstep, void *dst,    \
+    VEC_CLONES static int cvt_##SC##_##DC(const void *src, ptrdiff_t sstep, void *dst,    \
                                ptrdiff_t dstep, size_t n)                      \
     {                                                                          \
         const ST *s = src;                                                     \

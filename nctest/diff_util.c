@@ -596,11 +596,12 @@ static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, si
                     nstale++;
                     continue;
                 }
-                /* padding after a variable's data is written by fill
-                 * only, so without defined content in nofill */
+                /* Padding after a variable's (record's) data is no
+                 * element: only fill writes it, and a redef moves it with
+                 * the data, carrying what lay there (netCDF-C's stale bytes
+                 * after a single packed record variable, seed 7325). */
                 int at = vt == NULL ? 0 : classic_elem_at(vt, nvars, numrecs, i, &var, &lin);
-                if (at == 0 || (at == 1 && !dp_undefined(p, var, lin)) ||
-                    (at == 2 && !p->ever_nofill))
+                if (at == 0 || (at == 1 && !dp_undefined(p, var, lin)))
                     break;
                 nundef++;
             }
