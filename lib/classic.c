@@ -808,6 +808,100 @@ static int put_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     return NCS_NOERR;
 }
 
+/* A block row by row.  Fast path: rows that lie inside one cached page are
+ * decoded from it directly, the page found once for all the rows in it;
+ * others (and everything without the fast path) go through get_run. */
+static int get_block(void *ctx, const ncs_block *b)
+{
+    xfer *x = ctx;
+    size_t xsz = x->v->xsz;
+    uint64_t gap = b->fstep * xsz, rgap = b->rfstep * xsz + b->rrec * x->cl->lay.recsize;
+    uint64_t span = (b->n - 1) * gap + xsz, off = run_offset(x, b->rec, b->elem);
+    uint64_t lo = 1, hi = 0;                 /* the page at hand: [lo, hi) */
+    const unsigned char *page = NULL;
+    unsigned char *mem = x->buf + b->moff * (ptrdiff_t)x->msz;
+    ptrdiff_t rmem = b->rmstep * (ptrdiff_t)x->msz;
+    int status;
+
+    if (!ncsi_fastpath || b->rows == 1 || span > PAGE_SIZE ||
+        (!(x->f->flags & NCSI_F_WRITE) &&
+         off + (b->rows - 1) * rgap + span > ncsi_pc_logical_size(x->cl->pc)))
+        goto rows;
+    for (uint64_t i = 0; i < b->rows; i++, off += rgap, mem += rmem) {
+        if (off < lo || off + span > hi) {
+            const unsigned char *p;
+            if (off % PAGE_SIZE + span > PAGE_SIZE) {
+                /* the row straddles two pages */
+                status = get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                                 b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+                if (status != NCS_NOERR)
+                    return status;
+                lo = 1, hi = 0;
+                continue;
+            }
+            p = ncsi_pc_span(x->cl->pc, off, (size_t)span, 0, &status);
+            if (p == NULL) {
+                if (status != NCS_NOERR)
+                    return status;
+                status = get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                                 b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+                if (status != NCS_NOERR)
+                    return status;
+                lo = 1, hi = 0;
+                continue;
+            }
+            lo = off - off % PAGE_SIZE;
+            hi = lo + PAGE_SIZE;
+            page = p - off % PAGE_SIZE;
+        }
+        if (ncsi_decode_strided(x->v->type, page + (off - lo), (ptrdiff_t)b->fstep,
+                                (size_t)b->n, x->memtype, mem, b->mstep, x->f->version))
+            x->erange = 1;
+    }
+    return NCS_NOERR;
+rows:
+    for (uint64_t i = 0; i < b->rows; i++) {
+        status = get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                         b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
+/* A block row by row, each row encoded into its cached page when the page
+ * holds it whole (fast path), else through put_run. */
+static int put_block(void *ctx, const ncs_block *b)
+{
+    xfer *x = ctx;
+    size_t xsz = x->v->xsz;
+    uint64_t gap = b->fstep * xsz, rgap = b->rfstep * xsz + b->rrec * x->cl->lay.recsize;
+    uint64_t span = (b->n - 1) * gap + xsz, off = run_offset(x, b->rec, b->elem);
+    const unsigned char *mem = x->buf + b->moff * (ptrdiff_t)x->msz;
+    ptrdiff_t rmem = b->rmstep * (ptrdiff_t)x->msz;
+    int status = NCS_NOERR;
+
+    for (uint64_t i = 0; i < b->rows; i++, off += rgap, mem += rmem) {
+        unsigned char *p = NULL;
+        if (ncsi_fastpath && span <= PAGE_SIZE && off % PAGE_SIZE + span <= PAGE_SIZE) {
+            p = ncsi_pc_span(x->cl->pc, off, (size_t)span, 1, &status);
+            if (status != NCS_NOERR)
+                return status;
+        }
+        if (p != NULL) {
+            if (ncsi_encode_strided(x->v->type, p, (ptrdiff_t)b->fstep, (size_t)b->n,
+                                    x->memtype, mem, b->mstep, x->f->version))
+                x->erange = 1;
+            continue;
+        }
+        status = put_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                         b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
 static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
     xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, 0 };
@@ -818,7 +912,7 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
         if (status != NCS_NOERR)
             return status;
     }
-    status = ncsi_slab_runs(s, x.v->dsizes, get_run, &x);
+    status = ncsi_slab_blocks(s, x.v->dsizes, get_block, &x);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
@@ -896,7 +990,7 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
             fast_numrecs(f);
         }
     }
-    status = ncsi_slab_runs(s, x.v->dsizes, put_run, &x);
+    status = ncsi_slab_blocks(s, x.v->dsizes, put_block, &x);
     if (status == NCS_NOERR && (f->flags & NCSI_F_SHARE))
         status = flush_shared(f);
     if (status == NCS_NOERR && x.erange)

@@ -276,6 +276,21 @@ typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
 int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
                    void *ctx);
 
+/* A block: rows runs, the first of n elements fstep apart from variable
+ * element elem of record rec (to memory element moff, mstep apart), each
+ * next one rrec records, rfstep variable elements and rmstep memory
+ * elements further (rows are records when a request reads one run per
+ * record).  The variable steps are positive or zero; rows >= 1. */
+typedef struct ncs_block {
+    uint64_t rec, elem, n, fstep, rows, rrec, rfstep;
+    ptrdiff_t moff, mstep, rmstep;
+} ncs_block;
+typedef int (*ncs_block_fn)(void *ctx, const ncs_block *b);
+/* The runs of ncsi_slab_runs, two dimensions at a time, so that a back end
+ * can move a whole block in one tight loop. */
+int ncsi_slab_blocks(const ncs_slab *s, const uint64_t *dsizes, ncs_block_fn fn,
+                     void *ctx);
+
 /* ---- chunk filters (filters.c) ----------------------------------------------- */
 #define NCSI_FILTER_DEFLATE    1u
 #define NCSI_FILTER_SHUFFLE    2u

@@ -63,19 +63,21 @@ typedef struct sdim {
     ptrdiff_t mstep;       /* memory elements between consecutive indices */
 } sdim;
 
-int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
-                   void *ctx)
+int ncsi_slab_blocks(const ncs_slab *s, const uint64_t *dsizes, ncs_block_fn fn,
+                     void *ctx)
 {
     sdim dim_inl[NCSI_SLAB_INLINE], *dim = dim_inl;
     uint64_t idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
     int nd = s->ndims, first = s->isrec ? 1 : 0, k = 0, status = NCS_NOERR;
-    uint64_t base = 0, nrec, n, fstep;
-    ptrdiff_t mstep;
+    uint64_t base = 0, nrec;
+    ncs_block b;
 
     if (s->nelems == 0)
         return NCS_NOERR;
+    b.rec = 0, b.elem = 0, b.n = 1, b.fstep = 1, b.rows = 1, b.rrec = 0, b.rfstep = 1;
+    b.moff = 0, b.mstep = 1, b.rmstep = 0;
     if (nd == 0)
-        return run(ctx, 0, 0, 1, 1, 0, 1);
+        return fn(ctx, &b);
     if (nd > NCSI_SLAB_INLINE) {
         dim = ncsi_malloc((size_t)nd * sizeof *dim);
         idx = ncsi_malloc((size_t)nd * sizeof *idx);
@@ -103,38 +105,48 @@ int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
         dim[k].mstep = s->imap[d];
         k++;
     }
-    if (k == 0) {
-        n = 1;
-        fstep = 1;
-        mstep = 1;
-    } else {
+    /* the last merged dimension is the run, the one before it the rows;
+     * dims 0..k-1 left are the odometer */
+    if (k > 0) {
         k--;
-        n = dim[k].count;
-        fstep = dim[k].fstep;
-        mstep = dim[k].mstep;
+        b.n = dim[k].count;
+        b.fstep = dim[k].fstep;
+        b.mstep = dim[k].mstep;
     }
-    /* dims 0..k-1 are the odometer; dim k (if any) is the run */
+    if (k > 0) {
+        k--;
+        b.rows = dim[k].count;
+        b.rfstep = dim[k].fstep;
+        b.rmstep = dim[k].mstep;
+    }
     nrec = s->isrec ? s->count[0] : 1;
+    if (nrec > 1 && b.rows == 1) {
+        /* one run per record: the records are the rows */
+        b.rows = nrec;
+        b.rrec = s->stride[0];
+        b.rfstep = 0;
+        b.rmstep = s->imap[0];
+        nrec = 1;
+    }
     for (uint64_t r = 0; r < nrec; r++) {
-        uint64_t rec = s->isrec ? s->start[0] + r * s->stride[0] : 0;
-        ptrdiff_t mbase = s->isrec ? (ptrdiff_t)r * s->imap[0] : 0;
-        uint64_t elem = base;
-        ptrdiff_t moff = mbase;
+        b.rec = s->isrec ? s->start[0] + r * s->stride[0] : 0;
+        b.elem = base;
+        b.moff = s->isrec ? (ptrdiff_t)r * s->imap[0] : 0;
         for (int j = 0; j < k; j++)
             idx[j] = 0;
         for (;;) {
             int j;
-            status = run(ctx, rec, elem, n, fstep, moff, mstep);
+            status = fn(ctx, &b);
             if (status != NCS_NOERR)
                 goto done;
             for (j = k - 1; j >= 0; j--) {
                 if (++idx[j] < dim[j].count) {
-                    elem += dim[j].fstep;
-                    moff += dim[j].mstep;
+                    b.elem += dim[j].fstep;
+                    b.moff += dim[j].mstep;
                     break;
                 }
-                elem -= (idx[j] - 1) * dim[j].fstep;
-                moff -= (ptrdiff_t)(idx[j] - 1) * dim[j].mstep;
+                b.elem -= (idx[j] - 1) * dim[j].fstep;
+                b.moff -= (ptrdiff_t)(idx[j] - 1) * dim[j].mstep;
                 idx[j] = 0;
             }
             if (j < 0)
@@ -147,6 +159,30 @@ done:
         free(idx);
     }
     return status;
+}
+
+typedef struct rows_ctx {
+    ncs_run_fn run;
+    void *ctx;
+} rows_ctx;
+
+static int rows_as_runs(void *ctx, const ncs_block *b)
+{
+    const rows_ctx *rc = ctx;
+    for (uint64_t i = 0; i < b->rows; i++) {
+        int status = rc->run(rc->ctx, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                             b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
+                   void *ctx)
+{
+    rows_ctx rc = { run, ctx };
+    return ncsi_slab_blocks(s, dsizes, rows_as_runs, &rc);
 }
 
 /* ---- slab x chunk grid -----------------------------------------------------
