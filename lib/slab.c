@@ -12,6 +12,11 @@
  * memory alike) merge, so a whole contiguous block is one run however many
  * dimensions it spans.  The record dimension is never merged: consecutive
  * records are not adjacent in a file.
+ *
+ * ncsi_slab_blocks hands the runs over two dimensions at a time (a block of
+ * rows), so a back end moves a block in one loop instead of one call per
+ * run; a request of one run per record makes the records the rows.
+ * ncsi_slab_runs is the same walk, one run at a time.
  */
 #include "ncs_int.h"
 
