@@ -37,6 +37,7 @@ typedef struct fastvar {
     uint64_t *bstride;
     int nd;
     int xsz;
+    int type;
 } fastvar;
 
 typedef struct classic {
@@ -82,6 +83,7 @@ static int fast_rebuild(ncs_file *f)
         fv->begin = v->begin;
         fv->nd = v->ndims;
         fv->xsz = (int)v->xsz;
+        fv->type = v->type;
         fv->lim = cl->fastmem + used;
         fv->bstride = cl->fastmem + used + v->ndims;
         used += 2 * (size_t)v->ndims;
@@ -918,6 +920,64 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     return status;
 }
 
+/* A get of at most two dimensions with a count above 1 (a point, a
+ * vector, a plane: rows of a run), inside the data, straight from the
+ * cached pages; anything else is declined.  Memory is in C order. */
+static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                       int memtype, void *buf)
+{
+    classic *cl = (classic *)f->state;
+    const fastvar *fv;
+    uint64_t off, n = 1, gap = 0, rows = 1, rgap = 0, span, xsz;
+    size_t msz = ncsi_type_size(memtype);
+    unsigned char *mem = buf;
+    int erange = 0, status;
+    if (varid >= cl->nfast)
+        return NCSI_DECLINED;
+    fv = &cl->fast[varid];
+    off = fv->begin;
+    xsz = (uint64_t)fv->xsz;
+    for (int d = 0; d < fv->nd; d++) {
+        if (count[d] == 0 || start[d] >= fv->lim[d] || count[d] > fv->lim[d] - start[d])
+            return NCSI_DECLINED;
+        off += start[d] * fv->bstride[d];
+        if (count[d] == 1)
+            continue;
+        if (rows > 1)
+            return NCSI_DECLINED;            /* a third dimension */
+        if (n > 1) {
+            rows = n;
+            rgap = gap;
+        }
+        n = count[d];
+        gap = fv->bstride[d];
+    }
+    if (n == 1)
+        gap = xsz;
+    if (rows > 1 && rgap == n * gap && gap == xsz) {
+        n *= rows;                           /* contiguous rows: one run */
+        rows = 1;
+    }
+    if (gap % xsz != 0)
+        return NCSI_DECLINED;
+    span = (n - 1) * gap + xsz;
+    if (span > PAGE_SIZE ||
+        (!(f->flags & NCSI_F_WRITE) &&
+         off + (rows - 1) * rgap + span > ncsi_pc_logical_size(cl->pc)))
+        return NCSI_DECLINED;
+    for (uint64_t i = 0; i < rows; i++, off += rgap, mem += n * msz) {
+        const unsigned char *p = ncsi_pc_peek(cl->pc, off, (size_t)span);
+        if (p == NULL) {
+            p = ncsi_pc_span(cl->pc, off, (size_t)span, 0, &status);
+            if (p == NULL)
+                return status != NCS_NOERR ? status : NCSI_DECLINED;
+        }
+        erange |= ncsi_decode_strided(fv->type, p, (ptrdiff_t)(gap / xsz), (size_t)n, memtype,
+                                      mem, 1, f->version) != NCS_NOERR;
+    }
+    return erange ? NCS_ERANGE : NCS_NOERR;
+}
+
 /* One element in the variable's own type from the most recently used
  * page, or through the general path. */
 static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
@@ -1191,6 +1251,7 @@ const ncs_store_methods ncsi_classic_store = {
     .enddef = cl_enddef,
     .get = cl_get,
     .get1 = cl_get1,
+    .get_vara = cl_get_vara,
     .put = cl_put,
     .write_header = cl_write_header,
     .sync = cl_sync,

@@ -382,6 +382,12 @@ typedef struct ncs_store_methods {
      * also reports every error).  Called only in data mode, with a valid
      * varid and non-NULL index and buf. */
     int (*get1)(ncs_file *f, int varid, const size_t *index, void *buf);
+    /* Optional: a plain (vara) get of the common small kind, read directly,
+     * or NCSI_DECLINED for the general path (which reports every error);
+     * buf may have been written then.  Called under get1's conditions,
+     * with non-NULL start and count and a memtype lookup would accept. */
+    int (*get_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                    int memtype, void *buf);
     int (*put)(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
     /* Writes the header only when no layout change is needed (data mode
      * attribute and rename updates). */
@@ -400,6 +406,9 @@ typedef struct ncs_store_methods {
     int (*inq_storage)(ncs_file *f, int varid, ncs_storage *st);
     int (*close)(ncs_file *f, int abort);
 } ncs_store_methods;
+
+/* What a store's optional fast path returns for "take the general path". */
+#define NCSI_DECLINED 1
 
 extern const ncs_store_methods ncsi_classic_store;
 extern const ncs_store_methods ncsi_chunked_store;
