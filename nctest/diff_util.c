@@ -590,25 +590,28 @@ static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, si
                 unsigned ca = i < la ? ba[i] : 0, cb = i < lb ? bb[i] : 0;
                 if (i < n && ca == cb)
                     continue;
-                if (cb != 0)
-                    break;
                 if (!used[i]) {
+                    if (cb != 0)
+                        break;
                     nstale++;
                     continue;
                 }
                 /* Padding after a variable's (record's) data is no
                  * element: only fill writes it, and a redef moves it with
                  * the data, carrying what lay there (netCDF-C's stale bytes
-                 * after a single packed record variable, seed 7325). */
+                 * after a single packed record variable, seed 7325).  An
+                 * element never written in a nofill file may hold anything
+                 * (stale buffer bytes, or what data moved away left: seed
+                 * 9439). */
                 int at = vt == NULL ? 0 : classic_elem_at(vt, nvars, numrecs, i, &var, &lin);
-                if (at == 0 || (at == 1 && !dp_undefined(p, var, lin)))
+                if (at == 0 || (at == 1 && !dp_undefined(p, var, lin)) || (at == 2 && cb != 0))
                     break;
                 nundef++;
             }
             if (i == lmax) {
-                snprintf(msg, msgsz, "from 0x%zx, %zu unused bytes and %zu bytes of elements "
-                         "never written (nofill) differ%s: netCDF-C's stale buffer bytes where "
-                         "ncslab has zeros", off, nstale, nundef,
+                snprintf(msg, msgsz, "from 0x%zx, %zu unused bytes (ncslab's zero) and %zu "
+                         "bytes of padding or of elements never written (nofill) differ%s",
+                         off, nstale, nundef,
                          la != lb ? " (or are missing from the shorter file)" : "");
                 rc = 2;
             }
