@@ -47,7 +47,7 @@
 #define ITERS_PER_COMBO 8 /* schemas per (format, fill, share) and seed */
 
 static char tmpdir[256];
-static uint64_t seeds[16];
+static uint64_t seeds[24];
 static int nseeds;
 
 
