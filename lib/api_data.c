@@ -408,6 +408,19 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
             const void *buf)
 {
+    if (stride == NULL && imap == NULL && start != NULL && count != NULL && buf != NULL) {
+        ncs_file *f = ncsi_file_get(ncid);
+        if (f != NULL && (unsigned)varid < (unsigned)f->nfast && f->store->put_vara != NULL) {
+            int xt = f->model.vars[varid].type;
+            if (memtype == NCS_NAT || memtype == xt ||
+                (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)) {
+                int status = f->store->put_vara(f, varid, start, count,
+                                                memtype == NCS_NAT ? xt : memtype, buf);
+                if (status != NCSI_DECLINED)
+                    return status;
+            }
+        }
+    }
     return transfer(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1);
 }
 

@@ -920,61 +920,128 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     return status;
 }
 
-/* A get of at most two dimensions with a count above 1 (a point, a
- * vector, a plane: rows of a run), inside the data, straight from the
- * cached pages; anything else is declined.  Memory is in C order. */
+/* The plain requests the fast paths take: inside the data, in C order in
+ * memory, and once the dimensions that are contiguous in the file merge,
+ * at most FAST_GROUPS of them with a count above one, the innermost (the
+ * run) no longer than a page. */
+#define FAST_GROUPS 4
+typedef struct fastreq {
+    uint64_t off;                    /* first byte */
+    uint64_t span;                   /* bytes a run covers */
+    uint64_t n[FAST_GROUPS];         /* counts, innermost (the run) first */
+    uint64_t gap[FAST_GROUPS];       /* bytes between consecutive indices */
+    ptrdiff_t step;                  /* file elements between run elements */
+    int ng;
+} fastreq;
+
+/* Fills q for a request on fv, or returns NCSI_DECLINED. */
+static int fast_plan(const fastvar *fv, const size_t *start, const size_t *count, fastreq *q)
+{
+    uint64_t xsz = (uint64_t)fv->xsz;
+    int ng = 0;
+    q->off = fv->begin;
+    q->n[0] = 1;
+    q->gap[0] = xsz;
+    for (int d = fv->nd - 1; d >= 0; d--) {
+        if (count[d] == 0 || start[d] >= fv->lim[d] || count[d] > fv->lim[d] - start[d])
+            return NCSI_DECLINED;
+        q->off += start[d] * fv->bstride[d];
+        if (count[d] == 1)
+            continue;
+        if (ng > 0 && q->n[ng - 1] * q->gap[ng - 1] == fv->bstride[d]) {
+            q->n[ng - 1] *= count[d];        /* contiguous with the group inside */
+            continue;
+        }
+        if (ng == FAST_GROUPS)
+            return NCSI_DECLINED;
+        q->n[ng] = count[d];
+        q->gap[ng] = fv->bstride[d];
+        ng++;
+    }
+    if (ng == 0)
+        ng = 1;
+    if (q->gap[0] % xsz != 0)
+        return NCSI_DECLINED;                /* record steps need not be whole elements */
+    q->ng = ng;
+    q->step = (ptrdiff_t)(q->gap[0] / xsz);
+    q->span = (q->n[0] - 1) * q->gap[0] + xsz;
+    return q->span <= PAGE_SIZE ? NCS_NOERR : NCSI_DECLINED;
+}
+
+/* The offset past the last byte q touches. */
+static uint64_t fast_end(const fastreq *q)
+{
+    uint64_t end = q->off + q->span;
+    for (int g = 1; g < q->ng; g++)
+        end += (q->n[g] - 1) * q->gap[g];
+    return end;
+}
+
+/* Moves to the next run: its offset in *off; 0 when there is none. */
+static int fast_next(const fastreq *q, uint64_t *idx, uint64_t *off)
+{
+    for (int g = 1; g < q->ng; g++) {
+        if (++idx[g] < q->n[g]) {
+            *off += q->gap[g];
+            return 1;
+        }
+        *off -= (idx[g] - 1) * q->gap[g];
+        idx[g] = 0;
+    }
+    return 0;
+}
+
 static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
                        int memtype, void *buf)
 {
     classic *cl = (classic *)f->state;
-    const fastvar *fv;
-    uint64_t off, n = 1, gap = 0, rows = 1, rgap = 0, span, xsz;
+    fastreq q;
+    uint64_t idx[FAST_GROUPS] = {0}, off;
     size_t msz = ncsi_type_size(memtype);
     unsigned char *mem = buf;
     int erange = 0, status;
-    if (varid >= cl->nfast)
+    if (varid >= cl->nfast || fast_plan(&cl->fast[varid], start, count, &q) != NCS_NOERR)
         return NCSI_DECLINED;
-    fv = &cl->fast[varid];
-    off = fv->begin;
-    xsz = (uint64_t)fv->xsz;
-    for (int d = 0; d < fv->nd; d++) {
-        if (count[d] == 0 || start[d] >= fv->lim[d] || count[d] > fv->lim[d] - start[d])
-            return NCSI_DECLINED;
-        off += start[d] * fv->bstride[d];
-        if (count[d] == 1)
-            continue;
-        if (rows > 1)
-            return NCSI_DECLINED;            /* a third dimension */
-        if (n > 1) {
-            rows = n;
-            rgap = gap;
-        }
-        n = count[d];
-        gap = fv->bstride[d];
-    }
-    if (n == 1)
-        gap = xsz;
-    if (rows > 1 && rgap == n * gap && gap == xsz) {
-        n *= rows;                           /* contiguous rows: one run */
-        rows = 1;
-    }
-    if (gap % xsz != 0)
-        return NCSI_DECLINED;
-    span = (n - 1) * gap + xsz;
-    if (span > PAGE_SIZE ||
-        (!(f->flags & NCSI_F_WRITE) &&
-         off + (rows - 1) * rgap + span > ncsi_pc_logical_size(cl->pc)))
-        return NCSI_DECLINED;
-    for (uint64_t i = 0; i < rows; i++, off += rgap, mem += n * msz) {
-        const unsigned char *p = ncsi_pc_peek(cl->pc, off, (size_t)span);
+    if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
+        return NCSI_DECLINED;                /* cut short: the general path says so */
+    off = q.off;
+    do {
+        const unsigned char *p = ncsi_pc_peek(cl->pc, off, (size_t)q.span);
         if (p == NULL) {
-            p = ncsi_pc_span(cl->pc, off, (size_t)span, 0, &status);
+            p = ncsi_pc_span(cl->pc, off, (size_t)q.span, 0, &status);
             if (p == NULL)
                 return status != NCS_NOERR ? status : NCSI_DECLINED;
         }
-        erange |= ncsi_decode_strided(fv->type, p, (ptrdiff_t)(gap / xsz), (size_t)n, memtype,
-                                      mem, 1, f->version) != NCS_NOERR;
-    }
+        erange |= ncsi_decode_strided(cl->fast[varid].type, p, q.step, (size_t)q.n[0],
+                                      memtype, mem, 1, f->version) != NCS_NOERR;
+        mem += q.n[0] * msz;
+    } while (fast_next(&q, idx, &off));
+    return erange ? NCS_ERANGE : NCS_NOERR;
+}
+
+/* The same for a put inside the records that exist (no fill, no new record
+ * count): each run encoded into its cached page. */
+static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                       int memtype, const void *buf)
+{
+    classic *cl = (classic *)f->state;
+    fastreq q;
+    uint64_t idx[FAST_GROUPS] = {0}, off;
+    size_t msz = ncsi_type_size(memtype);
+    const unsigned char *mem = buf;
+    int erange = 0, status;
+    if (!(f->flags & NCSI_F_WRITE) || varid >= cl->nfast ||
+        fast_plan(&cl->fast[varid], start, count, &q) != NCS_NOERR)
+        return NCSI_DECLINED;
+    off = q.off;
+    do {
+        unsigned char *p = ncsi_pc_span(cl->pc, off, (size_t)q.span, 1, &status);
+        if (p == NULL)
+            return status != NCS_NOERR ? status : NCSI_DECLINED;
+        erange |= ncsi_encode_strided(cl->fast[varid].type, p, q.step, (size_t)q.n[0],
+                                      memtype, mem, 1, f->version) != NCS_NOERR;
+        mem += q.n[0] * msz;
+    } while (fast_next(&q, idx, &off));
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
@@ -1252,6 +1319,7 @@ const ncs_store_methods ncsi_classic_store = {
     .get = cl_get,
     .get1 = cl_get1,
     .get_vara = cl_get_vara,
+    .put_vara = cl_put_vara,
     .put = cl_put,
     .write_header = cl_write_header,
     .sync = cl_sync,

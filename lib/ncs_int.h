@@ -388,6 +388,11 @@ typedef struct ncs_store_methods {
      * with non-NULL start and count and a memtype lookup would accept. */
     int (*get_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
                     int memtype, void *buf);
+    /* Optional: the same for a put (in a file open for writing; the back
+     * end declines what would add records).  A put it declines after
+     * writing part of it is done again in whole by the general path. */
+    int (*put_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                    int memtype, const void *buf);
     int (*put)(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
     /* Writes the header only when no layout change is needed (data mode
      * attribute and rename updates). */
