@@ -308,6 +308,29 @@ static int run_in_chunk(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     return NCS_NOERR;
 }
 
+/* A block of a chunk's part, row by row (chunks hold no records). */
+static int block_in_chunk(void *ctx, const ncs_block *b)
+{
+    cx *x = ctx;
+    size_t esz = x->cv->esz;
+    const unsigned char *cp = x->chunkp + b->elem * esz;
+    unsigned char *mp = x->buf + (x->mbase + b->moff) * (ptrdiff_t)x->msz;
+    ptrdiff_t crow = (ptrdiff_t)(b->rfstep * esz), mrow = b->rmstep * (ptrdiff_t)x->msz;
+    assert(b->rrec == 0);
+    for (uint64_t i = 0; i < b->rows; i++, cp += crow, mp += mrow) {
+        int r;
+        if (x->put)
+            r = ncsi_convert(x->memtype, mp, b->mstep, (size_t)b->n, x->v->type,
+                             (unsigned char *)cp, (ptrdiff_t)b->fstep, x->f->version);
+        else
+            r = ncsi_convert(x->v->type, cp, (ptrdiff_t)b->fstep, (size_t)b->n, x->memtype, mp,
+                             b->mstep, x->f->version);
+        if (r == NCS_ERANGE)
+            x->erange = 1;
+    }
+    return NCS_NOERR;
+}
+
 static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
 {
     cx *x = ctx;
@@ -338,7 +361,7 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     if (mode == NCSI_CACHE_OVERWRITE && edge)
         fill_chunk(cv, x->chunkp, cv->chunk_bytes);   /* the part past the edge */
     x->mbase = moff;
-    status = ncsi_slab_runs(sub, cv->cdsz, run_in_chunk, x);
+    status = ncsi_slab_blocks(sub, cv->cdsz, block_in_chunk, x);
     ncsi_cache_release(ref);
     return status;
 }

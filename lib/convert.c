@@ -300,8 +300,13 @@ int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
                  int dtype, void *dst, ptrdiff_t dstep, int version)
 {
     assert(ncsi_type_size(stype) && ncsi_type_size(dtype));
-    if (same_bits(stype, dtype, version))
+    if (same_bits(stype, dtype, version)) {
+        if (sstep == 1 && dstep == 1) {
+            memcpy(dst, src, n * ncsi_type_size(stype));
+            return NCS_NOERR;
+        }
         dtype = stype;
+    }
     return cvt_table[stype][dtype](src, sstep, dst, dstep, n) ? NCS_ERANGE : NCS_NOERR;
 }
 
