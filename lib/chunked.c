@@ -317,6 +317,17 @@ static int block_in_chunk(void *ctx, const ncs_block *b)
     unsigned char *mp = x->buf + (x->mbase + b->moff) * (ptrdiff_t)x->msz;
     ptrdiff_t crow = (ptrdiff_t)(b->rfstep * esz), mrow = b->rmstep * (ptrdiff_t)x->msz;
     assert(b->rrec == 0);
+    if (x->memtype == x->v->type && b->fstep == 1 && b->mstep == 1) {
+        /* chunks are native: rows are plain copies */
+        size_t len = (size_t)b->n * esz;
+        for (uint64_t i = 0; i < b->rows; i++, cp += crow, mp += mrow) {
+            if (x->put)
+                memcpy((unsigned char *)cp, mp, len);
+            else
+                memcpy(mp, cp, len);
+        }
+        return NCS_NOERR;
+    }
     for (uint64_t i = 0; i < b->rows; i++, cp += crow, mp += mrow) {
         int r;
         if (x->put)
