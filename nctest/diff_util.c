@@ -518,10 +518,12 @@ static int classic_elem_at(const cvar *v, uint64_t nvars, uint64_t numrecs, uint
         if (v[i].isrec) {
             if (v[i].step == 0)
                 continue;
-            r = rel / v[i].step;
-            rel -= r * v[i].step;
-            if (r >= numrecs)
+            if (numrecs == 0)
                 continue;
+            r = rel / v[i].step;
+            if (r >= numrecs)
+                r = numrecs - 1;    /* the last record's padding (packed records) */
+            rel -= r * v[i].step;
         }
         if (rel >= v[i].vsize)
             continue;
