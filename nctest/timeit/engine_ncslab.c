@@ -24,6 +24,8 @@
 
 #pragma weak ncs_def_var_chunking
 #pragma weak ncs_def_var_deflate
+#pragma weak ncs_set_chunk_cache
+#pragma weak ncs_get_chunk_cache
 
 #define V2(call) ((call) == -1 ? (ncerr != NC_NOERR ? ncerr : NC_EINTERNAL) : NC_NOERR)
 
@@ -244,6 +246,17 @@ const ti_lib ti_lib_ncslab_native = {
     .close = n_close,
     .strerror = ncs_strerror,
 };
+
+size_t ti_ncslab_chunk_cache(size_t bytes)
+{
+    size_t now = 0;
+    if (ncs_set_chunk_cache == NULL || ncs_get_chunk_cache == NULL)
+        return 0;
+    if (bytes > 0)
+        ncs_set_chunk_cache(bytes);
+    ncs_get_chunk_cache(&now);
+    return now;
+}
 
 const char *ti_ncslab_version(void)
 {

@@ -49,6 +49,8 @@ static void usage(FILE *f)
 "  --scan-chunks RxC    chunk shape of the chunked scan engines (default 120x180)\n"
 "  --scan-budget S      stop an engine's scan after S seconds, at a row end\n"
 "                       (default 120; 0: no limit); such rows are reported\n"
+"  --scan-cache MIB     ncslab's chunk cache budget for the scan (default: the\n"
+"                       library's default)\n"
 "  --append             streaming record appends, in blocks of N records\n"
 "  --append-records R   records appended per run (default 200)\n"
 "  --append-blocks N,.. block sizes to sweep (default 1,10,100)\n"
@@ -202,7 +204,7 @@ static void remove_scratch(const char *dir)
 
 enum {
     O_DIMS = 256, O_TYPES, O_MINTIME, O_FORMAT, O_CHUNKS, O_ENGINES, O_TABLETYPE, O_CSV, O_SVG,
-    O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_APPEND,
+    O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_SCANCACHE, O_APPEND,
     O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_SUITE, O_DIR, O_KEEP, O_HELP
 };
 
@@ -215,6 +217,7 @@ int main(int argc, char **argv)
         { "csv", 1, 0, O_CSV }, { "svg", 1, 0, O_SVG }, { "layouts", 2, 0, O_LAYOUTS },
         { "quiet", 0, 0, O_QUIET }, { "scan", 0, 0, O_SCAN }, { "scan-size", 1, 0, O_SCANSIZE },
         { "scan-chunks", 1, 0, O_SCANCHUNKS }, { "scan-budget", 1, 0, O_SCANBUDGET },
+        { "scan-cache", 1, 0, O_SCANCACHE },
         { "append", 0, 0, O_APPEND }, { "append-records", 1, 0, O_APPENDRECS },
         { "append-blocks", 1, 0, O_APPENDBLOCKS }, { "append-repeat", 1, 0, O_APPENDREPEAT },
         { "strided", 0, 0, O_STRIDED }, { "suite", 0, 0, O_SUITE },
@@ -288,6 +291,13 @@ int main(int argc, char **argv)
             if (*end || o.scan_budget < 0)
                 goto bad;
             break;
+        case O_SCANCACHE: {
+            double mib = strtod(optarg, &end);
+            if (*end || !(mib > 0))
+                goto bad;
+            o.scan_cache = (size_t)(mib * 1048576);
+            break;
+        }
         case O_APPEND: o.append = 1; break;
         case O_APPENDRECS:
             if (parse_longs(optarg, ',', &o.append_records, 1, 1) != 1)

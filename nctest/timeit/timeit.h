@@ -82,6 +82,9 @@ extern const ti_lib ti_lib_memory;        /* gather/scatter on resident arrays *
 const char *ti_netcdf_version(void);
 int ti_netcdf_default_chunks(int ndims, const long *dims, int type, size_t *chunks);
 const char *ti_ncslab_version(void);
+/* Sets ncslab's chunk cache budget when bytes > 0; returns the budget in
+ * force (0 without the chunked back end). */
+size_t ti_ncslab_chunk_cache(size_t bytes);
 
 /* ---- types and values ----------------------------------------------------
  * The value of an element encodes its coordinates: the row-major linear
@@ -111,6 +114,7 @@ size_t ti_nelems(int ndims, const long *count);
 
 /* ---- timing --------------------------------------------------------------- */
 double ti_now(void);            /* CLOCK_MONOTONIC seconds */
+double ti_cpu_now(void);        /* CPU seconds of this process */
 
 #define TI_BATCHES 5            /* timed rounds; the median is reported */
 
@@ -187,6 +191,7 @@ struct ti_options {
     long scan_rows, scan_cols;
     size_t scan_chunks[2];
     double scan_budget;
+    size_t scan_cache;          /* ncslab's chunk cache budget, 0: default */
     int append;
     long append_records;
     int nblocks;

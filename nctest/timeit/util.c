@@ -19,6 +19,13 @@ double ti_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double ti_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* A "Vm...:" line of /proc/self/status, in bytes; 0 if unknown. */
 static size_t vm_status(const char *key)
 {
