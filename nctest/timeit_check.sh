@@ -40,7 +40,7 @@ grep -q '</svg>' "$tmp/t.svg" || fail "chart not written"
 run --min-time 0.001 --dims 3,4,5 --types double --quiet --layouts
 grep -q '^Layouts' "$tmp/out" || fail "no layouts table"
 
-run --scan --scan-size 60x90 --scan-chunks 12x18 --engines all
+run --scan --scan-size 60x90 --scan-chunks 12x18 --engines all --scan-cache 0.5
 grep -q '^netCDF-C cdf1 ' "$tmp/out" || fail "scan: no netCDF-C row"
 grep -q '^memory resident ' "$tmp/out" || fail "scan: no memory row"
 grep -q '^ncslab-native chunks 12x18 deflate 1 ' "$tmp/out" || fail "scan: no native chunked row"
