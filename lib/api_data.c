@@ -281,6 +281,93 @@ static int check_memory(const ncs_slab *s, size_t msz)
     return NCS_NOERR;
 }
 
+/* A get with a map that is not the natural order goes through a dense
+ * buffer: pieces of the slab of at most MAPPED_PIECE bytes are read in
+ * natural order, by the back end's plain path, and ncsi_slab_scatter
+ * places each with the map (transposing 2-D planes in tiles).  A fast
+ * path, off with NCSLAB_FASTPATH=0: the general path hands the map to the
+ * back end, which moves the elements run by run. */
+#define MAPPED_PIECE (256 * 1024)
+#define MAPPED_SMALL 4096          /* pieces up to this size use the stack */
+
+static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
+{
+    size_t msz = ncsi_type_size(memtype);
+    int nd = s->ndims, k = nd - 1, erange = 0, status;
+    uint64_t inner = msz, per, idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
+    union { unsigned char b[MAPPED_SMALL]; uint64_t align; } small;
+    unsigned char *tmp = NULL;
+    ncs_slab p;
+
+    assert(nd > 0 && s->nelems > 0);
+    /* pieces: single indices of dimensions 0..k-1, per indices of k, the
+     * dimensions after k whole */
+    while (k > 0 && inner * s->count[k] <= MAPPED_PIECE) {
+        inner *= s->count[k];
+        k--;
+    }
+    per = MAPPED_PIECE / inner;
+    if (per > s->count[k])
+        per = s->count[k];
+    status = ncsi_slab_copy(&p, s);
+    if (status != NCS_NOERR)
+        return status;
+    if (k > NCSI_SLAB_INLINE)
+        idx = ncsi_malloc((size_t)k * sizeof *idx);
+    tmp = per * inner <= MAPPED_SMALL ? small.b : ncsi_malloc((size_t)(per * inner));
+    if (idx == NULL || tmp == NULL) {
+        status = NCS_ERR(NCS_ENOMEM);
+        goto done;
+    }
+    for (int d = 0; d < k; d++)
+        idx[d] = 0;
+    for (;;) {
+        for (uint64_t j = 0; j < s->count[k]; j += per) {
+            ptrdiff_t moff = 0, step = 1;
+            for (int d = 0; d < k; d++) {
+                p.start[d] = s->start[d] + idx[d] * s->stride[d];
+                p.count[d] = 1;
+                moff += (ptrdiff_t)idx[d] * s->imap[d];
+            }
+            p.start[k] = s->start[k] + j * s->stride[k];
+            p.count[k] = s->count[k] - j < per ? s->count[k] - j : per;
+            moff += (ptrdiff_t)j * s->imap[k];
+            p.nelems = p.count[k] * (inner / msz);
+            for (int d = nd - 1; d >= 0; d--) {
+                p.imap[d] = step;
+                step *= (ptrdiff_t)p.count[d];
+            }
+            status = f->store->get(f, varid, &p, memtype, tmp);
+            if (status == NCS_ERANGE)
+                erange = 1;
+            else if (status != NCS_NOERR)
+                goto done;
+            for (int d = 0; d < nd; d++)
+                p.imap[d] = s->imap[d];
+            status = ncsi_slab_scatter(&p, tmp, (unsigned char *)buf + moff * (ptrdiff_t)msz, msz);
+            if (status != NCS_NOERR)
+                goto done;
+        }
+        int d;
+        for (d = k - 1; d >= 0; d--) {
+            if (++idx[d] < s->count[d])
+                break;
+            idx[d] = 0;
+        }
+        if (d < 0)
+            break;
+    }
+    if (erange)
+        status = NCS_ERANGE;
+done:
+    if (tmp != small.b)
+        free(tmp);
+    if (idx != idx_inl)
+        free(idx);
+    ncsi_slab_release(&p);
+    return status;
+}
+
 static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
                     const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
                     void *buf, int put)
@@ -370,6 +457,8 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     }
     if (put)
         status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+    else if (imap != NULL && ncsi_fastpath && !ncsi_slab_natural_map(&s))
+        status = get_mapped(r.f, varid, &s, r.memtype, buf);
     else
         status = r.f->store->get(r.f, varid, &s, r.memtype, buf);
     if (clip_err != NCS_NOERR && (status == NCS_NOERR || status == NCS_ERANGE))

@@ -275,6 +275,13 @@ typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
 /* dsizes as in ncs_var (record dimension counted as 1). */
 int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
                    void *ctx);
+/* 1 when s->imap is the natural (dense, row-major) order of s->count, on
+ * the dimensions whose count exceeds 1. */
+int ncsi_slab_natural_map(const ncs_slab *s);
+/* Places dense, the s->nelems elements of esz bytes of the slab in
+ * natural order, into buf at the element map s->imap (transposing 2-D
+ * planes in tiles where the map makes an outer dimension contiguous). */
+int ncsi_slab_scatter(const ncs_slab *s, const void *dense, void *buf, size_t esz);
 
 /* A block: rows runs, the first of n elements fstep apart from variable
  * element elem of record rec (to memory element moff, mstep apart), each

@@ -21,6 +21,7 @@
 #include "ncs_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int ncsi_slab_init(ncs_slab *s, int ndims)
 {
@@ -321,4 +322,240 @@ done:
     }
     ncsi_slab_release(&sub);
     return status;
+}
+
+/* ---- dense buffer -> mapped memory ------------------------------------------
+ * A mapped get may read its slab in natural order into a dense buffer and
+ * then place it with the map here.  When the map makes some dimension a
+ * contiguous in memory and the last (dense-contiguous) dimension b is not,
+ * each a x b plane is a matrix transpose, done in square tiles of 16 bytes
+ * a row with vector interleaves; everything else is copied element by
+ * element, or row by row where both sides are contiguous. */
+
+/* dst[j*dstride + i] = src[i*sstride + j], i < rows, j < cols, elements of
+ * one size (strides in elements), one element at a time. */
+#define TRANSPOSE_SCALAR(T)                                                    \
+    do {                                                                       \
+        const T *s_ = (const void *)src;                                       \
+        T *d_ = (void *)dst;                                                   \
+        for (size_t i = 0; i < rows; i++)                                      \
+            for (size_t j = 0; j < cols; j++)                                  \
+                d_[(ptrdiff_t)j * dstride + (ptrdiff_t)i] =                    \
+                    s_[(ptrdiff_t)i * sstride + (ptrdiff_t)j];                 \
+    } while (0)
+
+static void transpose_scalar(const unsigned char *src, ptrdiff_t sstride, unsigned char *dst,
+                             ptrdiff_t dstride, size_t rows, size_t cols, size_t esz)
+{
+    switch (esz) {
+    case 1: TRANSPOSE_SCALAR(uint8_t); break;
+    case 2: TRANSPOSE_SCALAR(uint16_t); break;
+    case 4: TRANSPOSE_SCALAR(uint32_t); break;
+    case 8: TRANSPOSE_SCALAR(uint64_t); break;
+    default:
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < cols; j++)
+                memcpy(dst + ((ptrdiff_t)j * dstride + (ptrdiff_t)i) * (ptrdiff_t)esz,
+                       src + ((ptrdiff_t)i * sstride + (ptrdiff_t)j) * (ptrdiff_t)esz, esz);
+    }
+}
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define HAVE_TILES 1
+#endif
+#endif
+
+#ifdef HAVE_TILES
+/* A tile is B rows of 16 bytes, B = 16 / element size.  log2(B) rounds of
+ * interleaving row i with row i + B/2 (low halves into row 2i, high halves
+ * into row 2i+1) transpose it. */
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+typedef uint16_t v8u16 __attribute__((vector_size(16)));
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint64_t v2u64 __attribute__((vector_size(16)));
+#define UNPAREN(...) __VA_ARGS__
+
+#define DEF_TILE(NAME, VT, B, LO, HI)                                          \
+    static void NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, \
+                     ptrdiff_t dbytes)                                         \
+    {                                                                          \
+        VT r[B], t[B];                                                         \
+        _Pragma("GCC unroll 16")                                               \
+        for (int i = 0; i < (B); i++)                                          \
+            memcpy(&r[i], src + i * sbytes, 16);                               \
+        _Pragma("GCC unroll 4")                                                \
+        for (int k = 1; k < (B); k *= 2) {                                     \
+            _Pragma("GCC unroll 8")                                            \
+            for (int i = 0; i < (B) / 2; i++) {                                \
+                t[2 * i] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN LO); \
+                t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN HI); \
+            }                                                                  \
+            memcpy(r, t, sizeof r);                                            \
+        }                                                                      \
+        _Pragma("GCC unroll 16")                                               \
+        for (int i = 0; i < (B); i++)                                          \
+            memcpy(dst + i * dbytes, &r[i], 16);                               \
+    }
+DEF_TILE(tile1, v16u8, 16,
+         (0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23),
+         (8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31))
+DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 15))
+DEF_TILE(tile4, v4u32, 4, (0, 4, 1, 5), (2, 6, 3, 7))
+DEF_TILE(tile8, v2u64, 2, (0, 2), (1, 3))
+#endif
+
+/* Tiles cover the plane; where rows or cols is not a multiple of B, the
+ * last tile of a row or column overlaps the one before (its elements are
+ * written twice, with the same values). */
+#define TILES(TILE, B)                                                         \
+    do {                                                                       \
+        for (size_t i_ = 0;; i_ += (B)) {                                      \
+            if (i_ + (B) > rows)                                               \
+                i_ = rows - (B);                                               \
+            for (size_t j_ = 0;; j_ += (B)) {                                  \
+                if (j_ + (B) > cols)                                           \
+                    j_ = cols - (B);                                           \
+                TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
+                     dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e); \
+                if (j_ + (B) == cols)                                          \
+                    break;                                                     \
+            }                                                                  \
+            if (i_ + (B) == rows)                                              \
+                break;                                                         \
+        }                                                                      \
+    } while (0)
+
+static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char *dst,
+                      ptrdiff_t dstride, size_t rows, size_t cols, size_t esz)
+{
+#ifdef HAVE_TILES
+    size_t b = esz <= 8 && (esz & (esz - 1)) == 0 ? 16 / esz : 0;
+    ptrdiff_t e = (ptrdiff_t)esz;
+    if (b > 0 && rows >= b && cols >= b) {
+        switch (esz) {
+        case 1: TILES(tile1, 16); break;
+        case 2: TILES(tile2, 8); break;
+        case 4: TILES(tile4, 4); break;
+        default: TILES(tile8, 2); break;
+        }
+        return;
+    }
+#endif
+    transpose_scalar(src, sstride, dst, dstride, rows, cols, esz);
+}
+
+#define SPREAD(T)                                                              \
+    do {                                                                       \
+        const T *s_ = (const void *)src;                                       \
+        T *d_ = (void *)dst;                                                   \
+        for (uint64_t i = 0; i < n; i++)                                       \
+            d_[(ptrdiff_t)i * step] = s_[i];                                   \
+    } while (0)
+
+/* n dense elements to memory step elements apart. */
+static void spread(const unsigned char *src, unsigned char *dst, uint64_t n, ptrdiff_t step,
+                   size_t esz)
+{
+    switch (esz) {
+    case 1: SPREAD(uint8_t); break;
+    case 2: SPREAD(uint16_t); break;
+    case 4: SPREAD(uint32_t); break;
+    case 8: SPREAD(uint64_t); break;
+    default:
+        for (uint64_t i = 0; i < n; i++)
+            memcpy(dst + (ptrdiff_t)i * step * (ptrdiff_t)esz, src + i * esz, esz);
+    }
+}
+
+int ncsi_slab_natural_map(const ncs_slab *s)
+{
+    ptrdiff_t step = 1;
+    for (int d = s->ndims - 1; d >= 0; d--) {
+        if (s->count[d] > 1 && s->imap[d] != step)
+            return 0;
+        step *= (ptrdiff_t)s->count[d];
+    }
+    return 1;
+}
+
+int ncsi_slab_scatter(const ncs_slab *s, const void *dense, void *buf, size_t esz)
+{
+    /* the dimensions of count > 1: count, dense step, memory step */
+    uint64_t cnt_inl[NCSI_SLAB_INLINE], *cnt = cnt_inl, *idx, tstep = 1;
+    ptrdiff_t stp_inl[2 * NCSI_SLAB_INLINE], *tst = stp_inl, *mst;
+    uint64_t idx_inl[NCSI_SLAB_INLINE];
+    const unsigned char *src = dense;
+    unsigned char *dst = buf;
+    ptrdiff_t e = (ptrdiff_t)esz;
+    int nd = 0, a = -1, b;
+
+    if (s->nelems == 0)
+        return NCS_NOERR;
+    idx = idx_inl;
+    if (s->ndims > NCSI_SLAB_INLINE) {
+        cnt = ncsi_malloc(2 * (size_t)s->ndims * sizeof *cnt);
+        tst = ncsi_malloc(2 * (size_t)s->ndims * sizeof *tst);
+        if (cnt == NULL || tst == NULL) {
+            free(cnt);
+            free(tst);
+            return NCS_ERR(NCS_ENOMEM);
+        }
+        idx = cnt + s->ndims;
+    }
+    mst = tst + (s->ndims > NCSI_SLAB_INLINE ? s->ndims : NCSI_SLAB_INLINE);
+    /* innermost first */
+    for (int d = s->ndims - 1; d >= 0; d--) {
+        if (s->count[d] > 1) {
+            cnt[nd] = s->count[d];
+            tst[nd] = (ptrdiff_t)tstep;
+            mst[nd] = s->imap[d];
+            nd++;
+        }
+        tstep *= s->count[d];
+    }
+    if (nd == 0) {
+        memcpy(dst, src, esz);
+        goto done;
+    }
+    /* b = 0 is the dense-contiguous dimension; a, if any, the one the map
+     * makes contiguous */
+    b = 0;
+    if (mst[b] != 1)
+        for (int k = 1; k < nd; k++)
+            if (mst[k] == 1)
+                a = k;
+    for (int k = 0; k < nd; k++)
+        idx[k] = 0;
+    for (;;) {
+        ptrdiff_t so = 0, mo = 0;
+        int k;
+        for (k = 1; k < nd; k++) {
+            so += (ptrdiff_t)idx[k] * tst[k];
+            mo += (ptrdiff_t)idx[k] * mst[k];
+        }
+        if (a > 0)
+            transpose(src + so * e, tst[a], dst + mo * e, mst[b], (size_t)cnt[a],
+                      (size_t)cnt[b], esz);
+        else if (mst[b] == 1)
+            memcpy(dst + mo * e, src + so * e, (size_t)cnt[b] * esz);
+        else
+            spread(src + so * e, dst + mo * e, cnt[b], mst[b], esz);
+        /* next index of the dimensions above b, skipping a */
+        for (k = 1; k < nd; k++) {
+            if (k == a)
+                continue;
+            if (++idx[k] < cnt[k])
+                break;
+            idx[k] = 0;
+        }
+        if (k == nd)
+            break;
+    }
+done:
+    if (cnt != cnt_inl) {
+        free(cnt);
+        free(tst);
+    }
+    return NCS_NOERR;
 }

@@ -278,10 +278,11 @@ static int make_slabs(slab *list, int rank, const size_t *shape)
 }
 
 enum { MAP_NULL, MAP_NATURAL, MAP_TRANSPOSE, MAP_PERMUTE, MAP_NEGATIVE,
-       MAP_NEG_FIRST, MAP_PADDED, NMAPS };
+       MAP_NEG_FIRST, MAP_PADDED, MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, NMAPS };
 static const char *const map_names[NMAPS] = {
     "NULL", "natural", "transposed", "permuted", "negative",
-    "negative first dim", "padded"};
+    "negative first dim", "padded", "last two swapped",
+    "last two swapped, negative"};
 
 /* Index map of kind k for count c; returns 0 for MAP_NULL (no map). */
 static int make_map(int k, int rank, const size_t *c, ptrdiff_t *im)
@@ -324,6 +325,16 @@ static int make_map(int k, int rank, const size_t *c, ptrdiff_t *im)
             im[d] = m;
             m *= (ptrdiff_t)(c[d] + 1);
         }
+        break;
+    case MAP_SWAP_LAST2:                     /* each last-two plane transposed */
+    case MAP_SWAP_LAST2_NEG:                 /* ... walked backwards in memory */
+        if (rank >= 2) {
+            im[rank - 1] = (ptrdiff_t)(c[rank - 2] ? c[rank - 2] : 1);
+            im[rank - 2] = 1;
+        }
+        if (k == MAP_SWAP_LAST2_NEG)
+            for (d = 0; d < rank; d++)
+                im[d] = -im[d];
         break;
     default:
         break;
@@ -700,6 +711,83 @@ static void run_matrix(const layout *lo, int rank, int with_puts)
     NCS_OK(ncs_close(mf.ncid));
     unlink(mf.path);
 }
+
+/* Mapped gets of planes large enough for every tile size of the dense
+ * buffer path (16 x 16 bytes, 8 x 8 shorts, ...), with lengths that are
+ * not multiples of any tile, so that the overlapping last tiles and the
+ * small-plane fallback all run; loop index: basic layout. */
+START_TEST(test_mapped_tiles)
+{
+    static const size_t shape[3] = {3, 35, 37};
+    const layout *lo = &layouts[_i];
+    const tu_format *f = lo->f;
+    char path[256];
+    int ncid, dimids[4], d;
+    varinfo vars[2 * 11];
+    int nv = 0;
+    slab sl[4];
+    static const int maps[] = {MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, MAP_TRANSPOSE, MAP_PERMUTE,
+                               MAP_NEGATIVE};
+
+    tu_path(path, sizeof path, PROG, "tiles");
+    NCS_OK(ncs_create(path, NCS_CLOBBER | f->cmode, &ncid));
+    NCS_OK(ncs_def_dim(ncid, "t", NCS_UNLIMITED, &dimids[0]));
+    NCS_OK(ncs_def_dim(ncid, "y", shape[1], &dimids[1]));
+    NCS_OK(ncs_def_dim(ncid, "x", shape[2], &dimids[2]));
+    NCS_OK(ncs_def_dim(ncid, "z", shape[0], &dimids[3]));
+    for (int t = NCS_BYTE; t <= tu_last_type(f); t++)
+        for (int rec = 0; rec <= 1; rec++) {
+            varinfo *v = &vars[nv++];
+            int vd[3] = {rec ? dimids[0] : dimids[3], dimids[1], dimids[2]};
+            char name[64];
+            v->type = t;
+            v->rec = rec;
+            v->rank = 3;
+            memcpy(v->shape, shape, sizeof shape);
+            snprintf(name, sizeof name, "%s_%s", rec ? "r" : "f", tu_type_name(t));
+            NCS_OK(ncs_def_var(ncid, name, t, 3, vd, &v->varid));
+            set_storage(ncid, v->varid, lo, 3, shape);
+        }
+    NCS_OK(ncs_enddef(ncid));
+    for (int i = 0; i < nv; i++) {
+        size_t k[3] = {0}, n = 0, start[3] = {0};
+        void *buf = malloc(shape[0] * shape[1] * shape[2] * 8);
+        do
+            tu_store(vars[i].type, buf, (ptrdiff_t)n++, val(vars[i].type, 3, shape, k, 0));
+        while (next_index(3, shape, k));
+        NCS_OK(ncs_put(ncid, vars[i].varid, start, shape, NULL, NULL, NCS_NAT, buf));
+        free(buf);
+    }
+    slab_full(&sl[0], 3, shape, "full");
+    slab_full(&sl[1], 3, shape, "inner box");
+    for (d = 0; d < 3; d++) {
+        sl[1].start[d] = 1;
+        sl[1].count[d] = shape[d] - 1 - (size_t)d;
+    }
+    slab_full(&sl[2], 3, shape, "stride 2");
+    sl[2].strided = 1;
+    for (d = 0; d < 3; d++) {
+        sl[2].stride[d] = 2;
+        sl[2].count[d] = ceil_div(shape[d], 2);
+    }
+    slab_full(&sl[3], 3, shape, "one plane, 17 x 18");
+    sl[3].start[0] = 2;
+    sl[3].count[0] = 1;
+    sl[3].start[1] = 3;
+    sl[3].count[1] = 17;
+    sl[3].count[2] = 18;
+    for (int i = 0; i < nv; i++)
+        for (int j = 0; j < (int)TU_NELEMS(sl); j++)
+            for (int m = 0; m < (int)TU_NELEMS(maps); m++)
+                for (int cv = 0; cv < 3; cv++) {
+                    int mt = conv_memtype(vars[i].type, cv, f->cdf5);
+                    if (mt >= 0)
+                        check_get(ncid, &vars[i], &sl[j], maps[m], mt, NULL);
+                }
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
 
 /* Loop index: layout * 5 + rank. */
 START_TEST(test_matrix_get_put)
@@ -1098,6 +1186,7 @@ static Suite *slab_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_matrix_get_put, 0, NLAYOUTS * (MAXR + 1));
     tcase_add_loop_test(tc, test_scalar, 0, NBASIC);
+    tcase_add_loop_test(tc, test_mapped_tiles, 0, NBASIC);
     suite_add_tcase(s, tc);
     tc = tcase_create("convert");
     tcase_add_loop_test(tc, test_convert_range, 0, NBASIC);

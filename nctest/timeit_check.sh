@@ -1,7 +1,7 @@
 #!/bin/sh
 # nctest/timeit_check.sh -- a short, verified run of the timeit harness:
-# the suite on a small 4-D shape for two types, a tiny --scan and a tiny
-# --append, on every engine.  timeit checks every value it reads and exits
+# the suite on a small 4-D shape for two types, a tiny --scan, a tiny
+# --append and a tiny --strided, on every engine.  timeit checks every value it reads and exits
 # non-zero on a wrong value or a failed call, so passing here means every
 # engine returned correct data; the times themselves are not judged.  The
 # CSV and the chart must come out well formed.
@@ -40,12 +40,28 @@ grep -q '</svg>' "$tmp/t.svg" || fail "chart not written"
 run --min-time 0.001 --dims 3,4,5 --types double --quiet --layouts
 grep -q '^Layouts' "$tmp/out" || fail "no layouts table"
 
-run --scan --scan-size 60x90 --scan-chunks 12x18
+run --scan --scan-size 60x90 --scan-chunks 12x18 --engines all --scan-cache 0.5
 grep -q '^netCDF-C cdf1 ' "$tmp/out" || fail "scan: no netCDF-C row"
 grep -q '^memory resident ' "$tmp/out" || fail "scan: no memory row"
+grep -q '^ncslab-native chunks 12x18 deflate 1 ' "$tmp/out" || fail "scan: no native chunked row"
 
-run --append --append-records 12 --append-blocks 1,5 --dims 1,6,7 --types byte,long
+run --append --append-records 12 --append-blocks 1,5 --append-repeat 2 --dims 1,6,7 \
+    --types byte,long
 grep -q 'write(2) raw' "$tmp/out" || fail "append: no write(2) baseline"
+
+# strided and mapped gets: every rank from 1 to 4 (the map transposes the
+# last two dimensions), odd and even lengths, through v2 and natively
+run --strided --min-time 0.001 --dims 3,4,5,6 --types byte,short,double --engines all \
+    --csv "$tmp/s.csv"
+grep -q '^1x4x5x6 *ncslab-native ' "$tmp/out" || fail "strided: no native row"
+grep -q 'ncvargetg speed-up over netCDF-C' "$tmp/out" || fail "strided: no summary"
+# per type: 11 shapes, 3 engines, 3 or 4 requests each
+rows=$(sed 1d "$tmp/s.csv" | wc -l)
+[ "$rows" -ge $((3 * 11 * 3 * 3)) ] || fail "strided: CSV has only $rows rows"
+awk -F, 'NF != 11 { bad = 1 } END { exit bad }' "$tmp/s.csv" || fail "strided CSV rows without 11 fields"
+for dims in 7 5,4 2,3,1; do
+    run --strided --min-time 0.001 --dims $dims --types float,char --engines all
+done
 
 rm -rf "$tmp"
 exit $status

@@ -252,6 +252,17 @@ static int m_get1(int ncid, int varid, const long *index, void *value)
     return 0;
 }
 
+static int m_get1_row(int ncid, int varid, long row, long ncols, short *out)
+{
+    long idx[2] = { row, 0 };
+    int status = 0;
+    for (long c = 0; c < ncols && status == 0; c++) {
+        idx[1] = c;
+        status = m_get1(ncid, varid, idx, &out[c]);
+    }
+    return status;
+}
+
 static const char *m_strerror(int status)
 {
     return status == E_NOMEM ? "out of memory" : status == E_EDGE ? "slab outside the array"
@@ -269,6 +280,7 @@ const ti_lib ti_lib_memory = {
     .get = m_get,
     .put = m_put,
     .get1 = m_get1,
+    .get1_row = m_get1_row,
     .close = m_close,
     .strerror = m_strerror,
 };

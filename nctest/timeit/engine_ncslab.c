@@ -9,7 +9,8 @@
  * ncs_def_var_chunking, as a v2 program would have to.
  *
  * ti_lib_ncslab_native calls ncs_get/ncs_put directly; comparing it with
- * ti_lib_ncslab measures the v2 layer's own cost.
+ * ti_lib_ncslab measures the v2 layer's own cost.  Its strided and mapped
+ * gets are the ncs_get calls that the v2 ncvargets and ncvargetg make.
  *
  * The chunk calls are weak references: a libncslab without the chunked
  * back end may not define them, and timeit then reports the chunked
@@ -23,6 +24,8 @@
 
 #pragma weak ncs_def_var_chunking
 #pragma weak ncs_def_var_deflate
+#pragma weak ncs_set_chunk_cache
+#pragma weak ncs_get_chunk_cache
 
 #define V2(call) ((call) == -1 ? (ncerr != NC_NOERR ? ncerr : NC_EINTERNAL) : NC_NOERR)
 
@@ -100,6 +103,30 @@ static int v_get1(int ncid, int varid, const long *index, void *value)
     return V2(ncvarget1(ncid, varid, index, value));
 }
 
+static int v_gets(int ncid, int varid, const long *start, const long *count, const long *stride,
+                  void *buf)
+{
+    return V2(ncvargets(ncid, varid, start, count, stride, buf));
+}
+
+static int v_getg(int ncid, int varid, int ndims, const long *start, const long *count,
+                  const long *stride, const long *imap, size_t elsize, void *buf)
+{
+    (void)ndims, (void)elsize;
+    return V2(ncvargetg(ncid, varid, start, count, stride, imap, buf));
+}
+
+static int v_get1_row(int ncid, int varid, long row, long ncols, short *out)
+{
+    long idx[2] = { row, 0 };
+    for (long c = 0; c < ncols; c++) {
+        idx[1] = c;
+        if (ncvarget1(ncid, varid, idx, &out[c]) == -1)
+            return ncerr != NC_NOERR ? ncerr : NC_EINTERNAL;
+    }
+    return NC_NOERR;
+}
+
 static const char *v_strerror(int status) { return nc_strerror(status); }
 
 const ti_lib ti_lib_ncslab = {
@@ -113,6 +140,9 @@ const ti_lib ti_lib_ncslab = {
     .get = v_get,
     .put = v_put,
     .get1 = v_get1,
+    .gets = v_gets,
+    .getg = v_getg,
+    .get1_row = v_get1_row,
     .close = v_close,
     .strerror = v_strerror,
 };
@@ -170,6 +200,35 @@ static int n_get1(int ncid, int varid, const long *index, void *value)
     return ncs_get1(ncid, varid, (const size_t *)index, NCS_NAT, value);
 }
 
+static int n_gets(int ncid, int varid, const long *start, const long *count, const long *stride,
+                  void *buf)
+{
+    return ncs_get(ncid, varid, (const size_t *)start, (const size_t *)count,
+                   (const ptrdiff_t *)stride, NULL, NCS_NAT, buf);
+}
+
+/* The element map that ncslab's v2 ncvargetg makes from the byte map. */
+static int n_getg(int ncid, int varid, int ndims, const long *start, const long *count,
+                  const long *stride, const long *imap, size_t elsize, void *buf)
+{
+    ptrdiff_t map[TI_MAX_DIMS];
+    for (int d = 0; d < ndims; d++)
+        map[d] = imap[d] / (long)elsize;
+    return ncs_get(ncid, varid, (const size_t *)start, (const size_t *)count,
+                   (const ptrdiff_t *)stride, map, NCS_NAT, buf);
+}
+
+static int n_get1_row(int ncid, int varid, long row, long ncols, short *out)
+{
+    size_t idx[2] = { (size_t)row, 0 };
+    int status = NCS_NOERR;
+    for (long c = 0; c < ncols && status == NCS_NOERR; c++) {
+        idx[1] = (size_t)c;
+        status = ncs_get1(ncid, varid, idx, NCS_NAT, &out[c]);
+    }
+    return status;
+}
+
 const ti_lib ti_lib_ncslab_native = {
     .name = "ncslab-native",
     .create = n_create,
@@ -181,9 +240,23 @@ const ti_lib ti_lib_ncslab_native = {
     .get = n_get,
     .put = n_put,
     .get1 = n_get1,
+    .gets = n_gets,
+    .getg = n_getg,
+    .get1_row = n_get1_row,
     .close = n_close,
     .strerror = ncs_strerror,
 };
+
+size_t ti_ncslab_chunk_cache(size_t bytes)
+{
+    size_t now = 0;
+    if (ncs_set_chunk_cache == NULL || ncs_get_chunk_cache == NULL)
+        return 0;
+    if (bytes > 0)
+        ncs_set_chunk_cache(bytes);
+    ncs_get_chunk_cache(&now);
+    return now;
+}
 
 const char *ti_ncslab_version(void)
 {

@@ -76,6 +76,32 @@ static int e_get1(int ncid, int varid, const long *index, void *value)
     return V2(ncvarget1(ncid, varid, index, value));
 }
 
+/* netCDF-C's ncvargets and ncvargetg call nc_get_vars and nc_get_varm
+ * (the byte map divided by the element size). */
+static int e_gets(int ncid, int varid, const long *start, const long *count, const long *stride,
+                  void *buf)
+{
+    return V2(ncvargets(ncid, varid, start, count, stride, buf));
+}
+
+static int e_getg(int ncid, int varid, int ndims, const long *start, const long *count,
+                  const long *stride, const long *imap, size_t elsize, void *buf)
+{
+    (void)ndims, (void)elsize;
+    return V2(ncvargetg(ncid, varid, start, count, stride, imap, buf));
+}
+
+static int e_get1_row(int ncid, int varid, long row, long ncols, short *out)
+{
+    long idx[2] = { row, 0 };
+    for (long c = 0; c < ncols; c++) {
+        idx[1] = c;
+        if (ncvarget1(ncid, varid, idx, &out[c]) == -1)
+            return ncerr != NC_NOERR ? ncerr : NC_EINTERNAL;
+    }
+    return NC_NOERR;
+}
+
 static const char *e_strerror(int status) { return nc_strerror(status); }
 
 const ti_lib ti_lib_netcdf = {
@@ -89,6 +115,9 @@ const ti_lib ti_lib_netcdf = {
     .get = e_get,
     .put = e_put,
     .get1 = e_get1,
+    .gets = e_gets,
+    .getg = e_getg,
+    .get1_row = e_get1_row,
     .close = e_close,
     .strerror = e_strerror,
 };

@@ -24,8 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TI_BATCHES 5
-
 int ti_engine_available(const ti_engine *e)
 {
     return e->why[0] == '\0';
@@ -212,8 +210,6 @@ typedef struct {
     const ti_test *test;
     void *buf;                  /* the engine's own buffer */
     const void *want;           /* the values written, and expected back */
-    long calls;                 /* batch size */
-    double batch[TI_BATCHES];   /* seconds per call of each batch */
 } ti_run;
 
 static void call_failed(const ti_run *r, int status)
@@ -263,10 +259,9 @@ static void check_readback(const ti_suite *s, ti_run *r, int t, size_t bytes)
     check_get(s, r, t, "reading back what ncvarput wrote");
 }
 
-static int cmp_double(const void *a, const void *b)
+static double timed_batch(void *ctx, long n)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
+    return time_batch(ctx, n);
 }
 
 static void run_test(ti_suite *s, int t, int k, void **bufs, void *want)
@@ -274,8 +269,8 @@ static void run_test(ti_suite *s, int t, int k, void **bufs, void *want)
     const ti_options *o = s->o;
     const ti_test *test = &s->tests[k];
     size_t bytes = ti_nelems(o->ndims, test->count) * o->types[t]->size;
-    double target = o->min_time / TI_BATCHES;
     ti_run runs[TI_MAX_ENGINES];
+    ti_timed timed[TI_MAX_ENGINES];
     int nruns = 0;
 
     ti_fill_slab(o->types[t]->type, o->ndims, o->dims, test->start, test->count, want);
@@ -285,13 +280,16 @@ static void run_test(ti_suite *s, int t, int k, void **bufs, void *want)
         TI_USEC(s, e, t, k) = NAN;
         if (!ti_engine_available(eng))
             continue;
-        r = &runs[nruns++];
+        r = &runs[nruns];
         memset(r, 0, sizeof *r);
         r->e = eng;
         r->varid = eng->varids[t];
         r->test = test;
         r->buf = bufs[e];
         r->want = want;
+        timed[nruns].batch = timed_batch;
+        timed[nruns].ctx = r;
+        nruns++;
         /* the first call, checked, outside the timing */
         if (test->op == TI_GET) {
             memset(r->buf, 0xA5, bytes);
@@ -300,28 +298,8 @@ static void run_test(ti_suite *s, int t, int k, void **bufs, void *want)
         } else {
             time_batch(r, 1);
         }
-        /* calibration: grow the batch until it takes a quarter of its share
-         * of min-time, then scale it to the share */
-        r->calls = 1;
-        for (;;) {
-            double secs = time_batch(r, r->calls), f;
-            if (secs >= target / 4) {
-                f = secs < target ? 1.1 * target / secs : 1;
-                r->calls = (long)((double)r->calls * f) + 1;
-                break;
-            }
-            f = secs > 0 ? target / secs : 10;
-            f = f < 2 ? 2 : f > 10 ? 10 : f;
-            r->calls = (long)((double)r->calls * f);
-        }
     }
-    /* interleaved batches, alternating direction so no engine always
-     * follows the same one */
-    for (int b = 0; b < TI_BATCHES; b++)
-        for (int i = 0; i < nruns; i++) {
-            ti_run *r = &runs[b % 2 ? nruns - 1 - i : i];
-            r->batch[b] = time_batch(r, r->calls) / (double)r->calls;
-        }
+    ti_time_interleaved(timed, nruns, o->min_time);
     for (int i = 0; i < nruns; i++) {
         ti_run *r = &runs[i];
         if (test->op == TI_GET) {
@@ -330,8 +308,7 @@ static void run_test(ti_suite *s, int t, int k, void **bufs, void *want)
         } else {
             check_readback(s, r, t, bytes);
         }
-        qsort(r->batch, TI_BATCHES, sizeof r->batch[0], cmp_double);
-        TI_USEC(s, (int)(r->e - s->engines), t, k) = r->batch[TI_BATCHES / 2] * 1e6;
+        TI_USEC(s, (int)(r->e - s->engines), t, k) = timed[i].usec;
     }
 }
 

@@ -6,6 +6,8 @@
  *   timeit --layouts       the suite over a sweep of chunk shapes
  *   timeit --scan          the GVRS row-major get1 scan
  *   timeit --append        streaming record appends against write(2)
+ *   timeit --strided       strided and mapped gets against netCDF-C and
+ *                          against a plain get of the covering block
  *
  * See doc/timeit.md for the options and how to read the output.  Exit
  * status: 0 when every check passed, 1 on a wrong value or a failed call,
@@ -47,10 +49,17 @@ static void usage(FILE *f)
 "  --scan-chunks RxC    chunk shape of the chunked scan engines (default 120x180)\n"
 "  --scan-budget S      stop an engine's scan after S seconds, at a row end\n"
 "                       (default 120; 0: no limit); such rows are reported\n"
+"  --scan-cache MIB     ncslab's chunk cache budget for the scan (default: the\n"
+"                       library's default)\n"
 "  --append             streaming record appends, in blocks of N records\n"
 "  --append-records R   records appended per run (default 200)\n"
 "  --append-blocks N,.. block sizes to sweep (default 1,10,100)\n"
-"  --suite              run the 4-D suite too when --scan or --append is given\n"
+"  --append-repeat K    runs per engine and block size, interleaved; the median\n"
+"                       is reported (default 3)\n"
+"  --strided            ncvargets with stride 2 in every dimension and ncvargetg\n"
+"                       transposing the last two dimensions, on the classic file,\n"
+"                       against netCDF-C and against ncvarget of the covering block\n"
+"  --suite              run the 4-D suite too with --scan, --append or --strided\n"
 "  --dir DIR            where the scratch directory is made (default $TMPDIR or /tmp)\n"
 "  --keep               keep the scratch files\n", f);
 }
@@ -195,8 +204,8 @@ static void remove_scratch(const char *dir)
 
 enum {
     O_DIMS = 256, O_TYPES, O_MINTIME, O_FORMAT, O_CHUNKS, O_ENGINES, O_TABLETYPE, O_CSV, O_SVG,
-    O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_APPEND,
-    O_APPENDRECS, O_APPENDBLOCKS, O_SUITE, O_DIR, O_KEEP, O_HELP
+    O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_SCANCACHE, O_APPEND,
+    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_SUITE, O_DIR, O_KEEP, O_HELP
 };
 
 int main(int argc, char **argv)
@@ -208,8 +217,10 @@ int main(int argc, char **argv)
         { "csv", 1, 0, O_CSV }, { "svg", 1, 0, O_SVG }, { "layouts", 2, 0, O_LAYOUTS },
         { "quiet", 0, 0, O_QUIET }, { "scan", 0, 0, O_SCAN }, { "scan-size", 1, 0, O_SCANSIZE },
         { "scan-chunks", 1, 0, O_SCANCHUNKS }, { "scan-budget", 1, 0, O_SCANBUDGET },
+        { "scan-cache", 1, 0, O_SCANCACHE },
         { "append", 0, 0, O_APPEND }, { "append-records", 1, 0, O_APPENDRECS },
-        { "append-blocks", 1, 0, O_APPENDBLOCKS }, { "suite", 0, 0, O_SUITE },
+        { "append-blocks", 1, 0, O_APPENDBLOCKS }, { "append-repeat", 1, 0, O_APPENDREPEAT },
+        { "strided", 0, 0, O_STRIDED }, { "suite", 0, 0, O_SUITE },
         { "dir", 1, 0, O_DIR }, { "keep", 0, 0, O_KEEP }, { "help", 0, 0, O_HELP },
         { 0, 0, 0, 0 },
     };
@@ -232,6 +243,7 @@ int main(int argc, char **argv)
     o.append_records = 200;
     o.nblocks = 3;
     o.blocks[0] = 1, o.blocks[1] = 10, o.blocks[2] = 100;
+    o.append_repeat = 3;
     basedir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -279,6 +291,13 @@ int main(int argc, char **argv)
             if (*end || o.scan_budget < 0)
                 goto bad;
             break;
+        case O_SCANCACHE: {
+            double mib = strtod(optarg, &end);
+            if (*end || !(mib > 0))
+                goto bad;
+            o.scan_cache = (size_t)(mib * 1048576);
+            break;
+        }
         case O_APPEND: o.append = 1; break;
         case O_APPENDRECS:
             if (parse_longs(optarg, ',', &o.append_records, 1, 1) != 1)
@@ -289,6 +308,14 @@ int main(int argc, char **argv)
             if (o.nblocks < 1)
                 goto bad;
             break;
+        case O_APPENDREPEAT: {
+            long k;
+            if (parse_longs(optarg, ',', &k, 1, 1) != 1 || k > 99)
+                goto bad;
+            o.append_repeat = (int)k;
+            break;
+        }
+        case O_STRIDED: o.strided = 1; break;
         case O_SUITE: want_suite = 1; break;
         case O_DIR: basedir = optarg; break;
         case O_KEEP: keep = 1; break;
@@ -328,7 +355,7 @@ int main(int argc, char **argv)
         if (o.nlayouts < 1)
             return 2;
     }
-    o.suite = want_suite || !(o.scan || o.append);
+    o.suite = want_suite || !(o.scan || o.append || o.strided);
 
     snprintf(dir, sizeof dir, "%s/timeit.XXXXXX", basedir);
     if (mkdtemp(dir) == NULL) {
@@ -375,6 +402,8 @@ int main(int argc, char **argv)
         status |= ti_run_scan(&o, csv);
     if (o.append)
         status |= ti_run_append(&o, csv);
+    if (o.strided)
+        status |= ti_run_strided(&o, csv);
     if (csv && fclose(csv) != 0)
         ti_die("cannot write %s: %s", o.csv, strerror(errno));
     if (!keep)

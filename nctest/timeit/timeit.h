@@ -57,6 +57,18 @@ typedef struct ti_lib {
     int (*put)(int ncid, int varid, const long *start, const long *count,
                const void *buf);
     int (*get1)(int ncid, int varid, const long *index, void *value);
+    /* The strided and mapped gets of v2, ncvargets and ncvargetg: imap in
+     * bytes, as v2 has it; ndims and elsize serve a library that wants
+     * the map in elements.  NULL when the library has no such call. */
+    int (*gets)(int ncid, int varid, const long *start, const long *count, const long *stride,
+                void *buf);
+    int (*getg)(int ncid, int varid, int ndims, const long *start, const long *count,
+                const long *stride, const long *imap, size_t elsize, void *buf);
+    /* The scan's inner loop: cells 0..ncols-1 of row `row` of a 2-D short
+     * variable into out, one get1 call per cell.  It lives next to the
+     * library's calls, so the loop costs what the same loop in a program
+     * costs, without the harness's calls through this table per cell. */
+    int (*get1_row)(int ncid, int varid, long row, long ncols, short *out);
     int (*close)(int ncid);
     const char *(*strerror)(int status);
 } ti_lib;
@@ -70,6 +82,9 @@ extern const ti_lib ti_lib_memory;        /* gather/scatter on resident arrays *
 const char *ti_netcdf_version(void);
 int ti_netcdf_default_chunks(int ndims, const long *dims, int type, size_t *chunks);
 const char *ti_ncslab_version(void);
+/* Sets ncslab's chunk cache budget when bytes > 0; returns the budget in
+ * force (0 without the chunked back end). */
+size_t ti_ncslab_chunk_cache(size_t bytes);
 
 /* ---- types and values ----------------------------------------------------
  * The value of an element encodes its coordinates: the row-major linear
@@ -99,8 +114,27 @@ size_t ti_nelems(int ndims, const long *count);
 
 /* ---- timing --------------------------------------------------------------- */
 double ti_now(void);            /* CLOCK_MONOTONIC seconds */
+double ti_cpu_now(void);        /* CPU seconds of this process */
+
+#define TI_BATCHES 5            /* timed rounds; the median is reported */
+
+/* One thing being timed against others: batch(ctx, n) makes n calls and
+ * returns the seconds they took (a failed call ends the run there). */
+typedef struct {
+    double (*batch)(void *ctx, long n);
+    void *ctx;
+    long calls;                 /* set: the calibrated batch size */
+    double usec;                /* set: median batch, microseconds per call */
+} ti_timed;
+
+/* Calibrates each batch size to min_time / TI_BATCHES seconds, then times
+ * TI_BATCHES rounds of one batch of each, alternating the order, and
+ * sets calls and usec (timing.c).  The caller makes and checks a first
+ * call of each before. */
+void ti_time_interleaved(ti_timed *t, int n, double min_time);
 /* Peak resident set of this process in bytes (VmHWM), 0 if unknown. */
 size_t ti_peak_rss(void);
+size_t ti_rss(void);            /* resident set now (VmRSS), 0 if unknown */
 /* Progress line on stderr when stderr is a terminal and the run has been
  * going for a while; ti_progress_done erases it. */
 void ti_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -133,6 +167,7 @@ int ti_svg_close(ti_svg *s);
 typedef struct ti_options ti_options;
 int ti_run_scan(const ti_options *o, FILE *csv);
 int ti_run_append(const ti_options *o, FILE *csv);
+int ti_run_strided(const ti_options *o, FILE *csv);
 
 struct ti_options {
     int ndims;
@@ -156,10 +191,13 @@ struct ti_options {
     long scan_rows, scan_cols;
     size_t scan_chunks[2];
     double scan_budget;
+    size_t scan_cache;          /* ncslab's chunk cache budget, 0: default */
     int append;
     long append_records;
     int nblocks;
     long blocks[16];
+    int append_repeat;          /* runs per engine and block size */
+    int strided;
 };
 
 #define TI_E_NCSLAB   0x01      /* ncslab contiguous */

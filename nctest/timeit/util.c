@@ -19,18 +19,36 @@ double ti_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-size_t ti_peak_rss(void)
+double ti_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A "Vm...:" line of /proc/self/status, in bytes; 0 if unknown. */
+static size_t vm_status(const char *key)
 {
     char line[256];
-    size_t kib = 0;
+    size_t kib = 0, n = strlen(key);
     FILE *f = fopen("/proc/self/status", "r");
     if (f == NULL)
         return 0;
     while (fgets(line, sizeof line, f) != NULL)
-        if (strncmp(line, "VmHWM:", 6) == 0)
-            kib = (size_t)strtoull(line + 6, NULL, 10);
+        if (strncmp(line, key, n) == 0)
+            kib = (size_t)strtoull(line + n, NULL, 10);
     fclose(f);
     return kib * 1024;
+}
+
+size_t ti_peak_rss(void)
+{
+    return vm_status("VmHWM:");
+}
+
+size_t ti_rss(void)
+{
+    return vm_status("VmRSS:");
 }
 
 static double progress_t0 = -1;
