@@ -392,9 +392,10 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
     int status = fill_value(v, one);
     if (status != NCS_NOERR)
         return status;
-    /* only as much pattern as this fill writes */
-    for (size_t i = 0; i < pat; i += v->xsz)
-        memcpy(cl->scratch + i, one, v->xsz);
+    /* only as much pattern as this fill writes, doubling it */
+    memcpy(cl->scratch, one, v->xsz);
+    for (size_t len = v->xsz; len < pat; len *= 2)
+        memcpy(cl->scratch + len, cl->scratch, len < pat - len ? len : pat - len);
     while (nbytes > 0 && status == NCS_NOERR) {
         size_t k = nbytes < pat ? (size_t)nbytes : pat;
         status = ncsi_pc_write(cl->pc, off, cl->scratch, k);
@@ -404,8 +405,9 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
     return status;
 }
 
-/* Fills records [m->numrecs, nrecs) of every record variable. */
-static int fill_records(ncs_file *f, uint64_t nrecs)
+/* Fills records [m->numrecs, nrecs) of every record variable but skip (a
+ * variable the put under way overwrites there in whole, or -1). */
+static int fill_records(ncs_file *f, uint64_t nrecs, int skip)
 {
     classic *cl = CL(f);
     ncs_model *m = &f->model;
@@ -414,7 +416,7 @@ static int fill_records(ncs_file *f, uint64_t nrecs)
         for (int i = 0; i < m->nvars; i++) {
             const ncs_var *v = &m->vars[i];
             int status;
-            if (!v->isrec)
+            if (!v->isrec || i == skip)
                 continue;
             status = fill_region(f, v, v->begin + r * cl->lay.recsize,
                                  single ? cl->lay.recsize : v->len);
@@ -794,8 +796,10 @@ static int put_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     int status = NCS_NOERR;
 
     /* page by page, encoding straight into the cached page; the bytes
-     * between strided elements are the page's, read from the file */
-    if (ncsi_fastpath ? (n - 1) * gap + xsz <= IN_PAGE_MAX : fstep == 1 && n * xsz <= PAGE_SIZE) {
+     * between strided elements are the page's, read from the file.  A run
+     * longer than a page goes to the file directly, as without the fast
+     * path (it needs no read of the pages it covers). */
+    if (ncsi_fastpath ? (n - 1) * gap + xsz <= PAGE_SIZE : fstep == 1 && n * xsz <= PAGE_SIZE) {
         while (n > 0) {
             uint64_t k = in_page(off, n, gap, xsz);
             unsigned char *p;
@@ -1142,16 +1146,36 @@ static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     return NCS_NOERR;
 }
 
+/* 1 when s writes every byte v has in records [from, to), padding
+ * included (v has none, or its records are packed): filling them first
+ * would only write what the put overwrites. */
+static int covers_records(const ncs_file *f, const ncs_var *v, const ncs_slab *s,
+                          uint64_t from, uint64_t to)
+{
+    if (!(count_recvars(&f->model) == 1 || v->len == v->dsizes[0] * v->xsz))
+        return 0;
+    if (s->stride[0] != 1 || s->start[0] > from || s->start[0] + s->count[0] < to)
+        return 0;
+    for (int d = 1; d < s->ndims; d++)
+        if (s->start[d] != 0 || s->stride[d] != 1 || s->count[d] != v->shape[d])
+            return 0;
+    return 1;
+}
+
 static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
 {
     xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype),
                (unsigned char *)buf, 0 };
-    int status = NCS_NOERR;
+    int status = NCS_NOERR, skipped = 0;
+    uint64_t old_numrecs = f->model.numrecs;
+    int old_flags = f->flags;
     if (x.v->isrec) {
         uint64_t end = s->recs_needed;
         if (end > f->model.numrecs) {
-            if (!(f->flags & NCSI_F_NOFILL))
-                status = fill_records(f, end);
+            if (!(f->flags & NCSI_F_NOFILL)) {
+                skipped = covers_records(f, x.v, s, f->model.numrecs, end);
+                status = fill_records(f, end, skipped ? varid : -1);
+            }
             if (status != NCS_NOERR)
                 return status;
             f->model.numrecs = end;
@@ -1160,6 +1184,14 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         }
     }
     status = ncsi_slab_blocks(s, x.v->dsizes, put_block, &x);
+    if (status != NCS_NOERR && status != NCS_ERANGE && skipped) {
+        /* the new records hold neither this put's values nor fill: they
+         * do not exist */
+        f->model.numrecs = old_numrecs;
+        f->flags = (f->flags & ~NCSI_F_NDIRTY) | (old_flags & NCSI_F_NDIRTY);
+        fast_numrecs(f);
+        return status;
+    }
     if (status == NCS_NOERR && (f->flags & NCSI_F_SHARE))
         status = flush_shared(f);
     if (status == NCS_NOERR && x.erange)
