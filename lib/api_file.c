@@ -339,12 +339,13 @@ int ncs_abort(int ncid)
         return status;
     }
     if (f->flags & NCSI_F_INDEF) {
-        /* back to the model before ncs_redef */
+        /* back to the model before ncs_redef, which keeps the data-mode
+         * changes made before it (a header still to write: HDIRTY) */
         ncsi_model_free(&f->model);
         f->model = *f->old;
         free(f->old);
         f->old = NULL;
-        f->flags &= ~(NCSI_F_INDEF | NCSI_F_HDIRTY);
+        f->flags &= ~NCSI_F_INDEF;
         return release(f, 1);
     }
     return release(f, 0);

@@ -1373,10 +1373,16 @@ static int cl_close(ncs_file *f, int abort)
                 status = ncsi_io_set_size(cl->io, want);
         }
     } else if ((f->flags & NCSI_F_WRITE) && !(f->flags & NCSI_F_CREATED)) {
-        /* abort: data written in data mode stays, as in netCDF-C */
+        /* abort: data written in data mode stays, as in netCDF-C, and so
+         * do the record count and the header changes made in data mode
+         * before a redef (which netCDF-C drops) */
         status = ncsi_pc_flush(cl->pc);
-        if (status == NCS_NOERR && (f->flags & NCSI_F_NDIRTY) && !(f->flags & NCSI_F_INDEF))
-            status = write_numrecs(f);
+        if (status == NCS_NOERR && !(f->flags & NCSI_F_INDEF)) {
+            if (f->flags & NCSI_F_HDIRTY)
+                status = write_header(f);
+            else if (f->flags & NCSI_F_NDIRTY)
+                status = write_numrecs(f);
+        }
     }
     s2 = ncsi_io_close(cl->io);
     if (status == NCS_NOERR)

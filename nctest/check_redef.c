@@ -272,6 +272,31 @@ START_TEST(test_redef_abort)
 }
 END_TEST
 
+/* Changes made in data mode before ncs_redef (here a rename) belong to the state the file returns to when the redefinition
+ * is aborted: ncs_abort writes them (netCDF-C 4.9.0 drops them). */
+START_TEST(test_redef_abort_keeps_datamode)
+{
+    char path[256], name[64];
+    int ncid, v, z;
+    align dflt = {0, 0, 0, 0, 0};
+    tu_path(path, sizeof path, PROG, "abortdm");
+    phase1(&tu_ncslab, &tu_formats[0], path, &dflt, &ncid);
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_WRITE, &ncid));
+    NCS_OK(ncs_rename_var(ncid, VA, "q"));
+    NCS_OK(ncs_redef(ncid));
+    NCS_OK(ncs_def_dim(ncid, "z", 4, &z));
+    NCS_OK(ncs_def_var(ncid, "n", NCS_DOUBLE, 1, &z, &v));
+    NCS_OK(ncs_abort(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    NCS_OK(ncs_inq_varname(ncid, VA, name));
+    ck_assert_str_eq(name, "q");
+    NCS_IS(ncs_inq_varid(ncid, "n", &v), NCS_ENOTVAR);
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
+
 /* ncs_abort of a file still in its first define mode deletes it; of a file
  * created and ended, it keeps it. */
 START_TEST(test_abort_create)
@@ -300,6 +325,7 @@ static Suite *redef_suite(void)
     tcase_add_loop_test(tc, test_enddef_align_fresh, 0, TU_NFORMATS * 6);
     tcase_add_test(tc, test_redef_abort);
     tcase_add_test(tc, test_abort_create);
+    tcase_add_test(tc, test_redef_abort_keeps_datamode);
     suite_add_tcase(s, tc);
     return s;
 }
