@@ -471,15 +471,34 @@ done:
     return status;
 }
 
+/* 1 when stride and imap (either may be NULL) ask for nothing but a plain
+ * request of v: unit strides, and a map that is C order for count. */
+static int plain_request(const ncs_var *v, const size_t *count, const ptrdiff_t *stride,
+                         const ptrdiff_t *imap)
+{
+    ptrdiff_t natural = 1;
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        if (stride != NULL && stride[d] != 1)
+            return 0;
+        if (imap != NULL && count[d] > 1 && imap[d] != natural)
+            return 0;
+        natural *= (ptrdiff_t)count[d];
+    }
+    return 1;
+}
+
 int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf)
 {
     /* the common small request straight to the back end, when it has a
-     * fast path and the case is plain; everything else, and every error,
-     * through the general path */
-    if (stride == NULL && imap == NULL && start != NULL && count != NULL && buf != NULL) {
+     * fast path and the case is plain (an ncvargetg whose map is the
+     * natural order is too); everything else, and every error, through the
+     * general path */
+    if (start != NULL && count != NULL && buf != NULL) {
         ncs_file *f = ncsi_file_get(ncid);
-        if (f != NULL && (unsigned)varid < (unsigned)f->nfast && f->store->get_vara != NULL) {
+        if (f != NULL && (unsigned)varid < (unsigned)f->nfast && f->store->get_vara != NULL &&
+            ((stride == NULL && imap == NULL) ||
+             plain_request(&f->model.vars[varid], count, stride, imap))) {
             int xt = f->model.vars[varid].type;
             if (memtype == NCS_NAT || memtype == xt ||
                 (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)) {

@@ -599,7 +599,14 @@ static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
             elem += rel * cv->estride[d];
         }
         if (d == nd) {
-            memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
+            const unsigned char *e = cv->pptr + elem * cv->esz;
+            /* fixed-size copies: no call for a few bytes */
+            switch (cv->esz) {
+            case 1: memcpy(buf, e, 1); break;
+            case 2: memcpy(buf, e, 2); break;
+            case 4: memcpy(buf, e, 4); break;
+            default: memcpy(buf, e, 8); break;
+            }
             return NCS_NOERR;
         }
     }
