@@ -288,7 +288,7 @@ static int check_memory(const ncs_slab *s, size_t msz)
  * path, off with NCSLAB_FASTPATH=0: the general path hands the map to the
  * back end, which moves the elements run by run. */
 #define MAPPED_PIECE (256 * 1024)
-#define MAPPED_SMALL 4096          /* pieces up to this size use the stack */
+#define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
 
 static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
