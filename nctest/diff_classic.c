@@ -1254,14 +1254,16 @@ static int run_pair(uint64_t seed, int iter, int fmt, int fill, int share)
                 break;
         }
         int will_abort = drng_chance(&p->r, 15);
-        if (will_abort && !p->share) {
+        if (!p->share) {
             /* netCDF-C bug: nc_redef does not write the record count, and
              * nc_abort after nc_redef does not either, so records added in
              * data mode before the redef vanish from the header (4.9.0
-             * NC3_redef/NC3_abort).  Sync first in both libraries. */
+             * NC3_redef/NC3_abort); also after an abort the test did not
+             * plan, following a refused enddef (seed 13099).  Sync first in
+             * both libraries. */
             a = nc_sync(p->nc);
             b = ncs_sync(p->ns);
-            dp_note(p, "sync (before a redef that will abort) -> %d/%d", a, b);
+            dp_note(p, "sync (before a redef) -> %d/%d", a, b);
             if (!dp_rc_eq(p, "sync", a, b, 1))
                 break;
         }
@@ -1676,7 +1678,8 @@ int main(int argc, char **argv)
          * see doc/format.md "Known differences". */
         static const uint64_t fixed[] = {1, 2, 3, 20241130, 15957042939ull, 22201312609ull,
                                          19272640318ull, 2252629442ull, 25896710ull,
-                                         284392052727543ull, 5024, 5049, 5129, 6014, 9439, 10300, 12879};
+                                         284392052727543ull, 5024, 5049, 5129, 6014, 9439, 10300, 12879,
+                                         13099};
         for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
             seeds[nseeds++] = fixed[i];
         if (getenv("NCSLAB_RANDOM_SEED") != NULL)
