@@ -68,11 +68,10 @@ typedef struct classic {
     int committed;            /* the file holds content a sync or close
                                  committed (it was opened, or synced since
                                  ncs_create): redefinitions are journaled */
-    int dirsync;              /* a journal was deleted since the last sync:
-                                 the next sync syncs the directory */
-    int broken;               /* a failed enddef could not be undone: the
-                                 status; nothing more is written, the
-                                 journal waits for the next open */
+    int broken;               /* a failed enddef could not be undone, or
+                                 committed without a durable commit: the
+                                 status; nothing more is written, a journal
+                                 left waits for the next open */
 } classic;
 
 /* Rebuilds the fast-path table after the layout or the record count
@@ -759,7 +758,9 @@ static int redef_begin(ncs_file *f, const ncs_model *old, saved *sv, ncs_journal
  * as writing), the layout, the variables' offsets and the header flags,
  * so that a retry starts again from the old layout.  When the file cannot
  * be put back, nothing more is written to it (cl->broken) and its journal
- * waits for the next open. */
+ * waits for the next open.  (A journal whose commit failed after deleting
+ * it has set cl->broken already: j is NULL, the file keeps its new
+ * layout.) */
 static void enddef_undo(ncs_file *f, const saved *sv, ncs_journal *j, int written)
 {
     classic *cl = CL(f);
@@ -769,7 +770,7 @@ static void enddef_undo(ncs_file *f, const saved *sv, ncs_journal *j, int writte
          * were all written before the journal: drop them */
         ncsi_pc_discard(cl->pc, sv->size);
         status = ncsi_journal_rollback(j, cl->io);
-    } else if (written) {
+    } else if (written && cl->log_moves) {
         status = undo_moves(cl);
         if (status == NCS_NOERR)
             status = ncsi_pc_flush(cl->pc);
@@ -858,11 +859,9 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
         /* the new layout complete on storage before the commit */
         status = ncsi_io_sync(cl->io);
         if (status == NCS_NOERR)
-            status = ncsi_journal_commit(j, cl->io);
-        if (status == NCS_NOERR) {
-            j = NULL;
-            cl->dirsync = 1;
-        }
+            status = ncsi_journal_commit(&j, cl->io);
+        if (status != NCS_NOERR && j == NULL)
+            cl->broken = status;    /* committed, not surely durable */
     }
     if (status != NCS_NOERR && !keep_layout)
         enddef_undo(f, &sv, j, written);
@@ -1268,14 +1267,6 @@ static int cl_sync(ncs_file *f)
     int status;
     if (!(f->flags & NCSI_F_WRITE))
         return cl_refresh(f);
-    /* a journal deleted since the last sync must stay deleted after a
-     * power loss, or it would roll back what this sync makes durable */
-    if (cl->dirsync) {
-        status = ncsi_journal_sync_dir(f->path);
-        if (status != NCS_NOERR)
-            return status;
-        cl->dirsync = 0;
-    }
     /* data durable before the header that counts it */
     status = ncsi_pc_flush(cl->pc);
     if (status == NCS_NOERR && (f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY)))

@@ -25,10 +25,10 @@
  *     deleted;
  *   - the journal and its directory entry are synced before the first write
  *     to the data file; the data file is synced before the journal is
- *     deleted, both on commit and after a rollback; and after a rollback the
- *     deletion itself is synced, so that a journal rolled back once never
- *     comes back after a power loss over changes made since.  A crash at
- *     any point leaves either a hot journal or a data file that needs none;
+ *     deleted, both on commit and after a rollback; and the deletion is
+ *     synced too, so that a journal never comes back after a power loss to
+ *     roll back changes made since.  A crash at any point leaves either a
+ *     hot journal or a data file that needs none;
  *   - rolling back is idempotent: a crash in the middle of one leaves the
  *     journal hot, and the next open does it again;
  *   - the writer holds an exclusive lock on the data file (flock, through
@@ -70,6 +70,7 @@ struct ncs_journal {
                                 journal read back by a rollback */
     unsigned char *wbuf;     /* BUF_SIZE: journal bytes not yet written */
     size_t fill;             /* bytes in wbuf */
+    uint64_t zoff, zlen;     /* a run of zero blocks not yet recorded */
     uint64_t size;           /* journal bytes written */
     uLong crc;               /* of every byte put so far */
 };
@@ -182,17 +183,28 @@ static int jput(ncs_journal *j, const unsigned char *p, size_t n, int summed)
     return NCS_NOERR;
 }
 
-static int jrecord(ncs_journal *j, const char *tag, uint64_t off,
-                   const unsigned char *bytes, size_t len)
+/* A DATA record of len bytes (at most BUF_SIZE), or with bytes NULL a
+ * ZERO record. */
+static int jrecord(ncs_journal *j, uint64_t off, const unsigned char *bytes, uint64_t len)
 {
     unsigned char d[REC_SIZE];
     int status;
-    memcpy(d, tag, 4);
+    memcpy(d, bytes != NULL ? "DATA" : "ZERO", 4);
     put64(d + 4, off);
     put64(d + 12, len);
     status = jput(j, d, REC_SIZE, 1);
     if (status == NCS_NOERR && bytes != NULL)
-        status = jput(j, bytes, len, 1);
+        status = jput(j, bytes, (size_t)len, 1);
+    return status;
+}
+
+/* Records the pending run of zero blocks, if any. */
+static int jzeros(ncs_journal *j)
+{
+    int status = NCS_NOERR;
+    if (j->zlen > 0)
+        status = jrecord(j, j->zoff, NULL, j->zlen);
+    j->zlen = 0;
     return status;
 }
 
@@ -212,7 +224,7 @@ static int zero_block(const unsigned char *b, uint64_t off, size_t at, size_t k)
 }
 
 /* Journals the data file's bytes [off, off + len): runs of zero blocks as
- * ZERO records, the rest as DATA. */
+ * ZERO records (one per run, however long), the rest as DATA. */
 static int journal_range(ncs_journal *j, ncs_io *data, uint64_t off, uint64_t len)
 {
     while (len > 0) {
@@ -231,16 +243,23 @@ static int journal_range(ncs_journal *j, ncs_io *data, uint64_t off, uint64_t le
             size_t end = block_end(off, at, k);
             while (end < k && zero_block(j->rbuf, off, end, k) == zero)
                 end = block_end(off, end, k);
-            status = jrecord(j, zero ? "ZERO" : "DATA", off + at,
-                             zero ? NULL : j->rbuf + at, end - at);
-            if (status != NCS_NOERR)
-                return status;
+            if (zero) {
+                if (j->zlen == 0)
+                    j->zoff = off + at;
+                j->zlen += end - at;
+            } else {
+                status = jzeros(j);
+                if (status == NCS_NOERR)
+                    status = jrecord(j, off + at, j->rbuf + at, end - at);
+                if (status != NCS_NOERR)
+                    return status;
+            }
             at = end;
         }
         off += k;
         len -= k;
     }
-    return NCS_NOERR;
+    return jzeros(j);
 }
 
 int ncsi_journal_begin(const char *path, ncs_io *data, uint64_t old_size,
@@ -315,13 +334,22 @@ cleanup:
     return status;
 }
 
-int ncsi_journal_commit(ncs_journal *j, ncs_io *data)
+int ncsi_journal_commit(ncs_journal **jp, ncs_io *data)
 {
+    ncs_journal *j = *jp;
+    int status;
     if (unlink(j->path) != 0)
         return errno;
-    ncsi_io_lock(data, 0);
+    /* Committed.  Until the directory is synced, though, a power loss
+     * could bring the journal back, to roll back whatever later syncs make
+     * durable: a failure there is reported, and then the caller writes no
+     * more (data stays locked until it is closed). */
+    status = sync_dir(j->dir);
+    if (status == NCS_NOERR)
+        ncsi_io_lock(data, 0);
     journal_close(j);
-    return NCS_NOERR;
+    *jp = NULL;
+    return status;
 }
 
 /* ---- reading back ------------------------------------------------------- */
@@ -514,16 +542,5 @@ int ncsi_journal_remove_stale(const char *path)
     if (unlink(jpath) != 0 && errno != ENOENT)
         status = errno;
     free(jpath);
-    return status;
-}
-
-int ncsi_journal_sync_dir(const char *path)
-{
-    ncs_io *dir;
-    int status = open_dir(path, &dir);
-    if (status == NCS_NOERR && dir != NULL) {
-        status = sync_dir(dir);
-        ncsi_io_close(dir);
-    }
     return status;
 }

@@ -5,8 +5,9 @@
  * Before such an enddef overwrites anything in the file, the old bytes of
  * every range it will overwrite go to a journal file next to it,
  * "<path>-ncsjournal", which is synced (with its directory) before the
- * first write to the data file.  Deleting the journal, after the data file
- * is complete and synced, commits the redefinition.  A journal still there
+ * first write to the data file.  Deleting the journal (and syncing the
+ * directory), after the data file is complete and synced, commits the
+ * redefinition.  A journal still there
  * when the file is opened again is rolled back (the old bytes put back, the
  * file cut to its old size) before the header is read.  The format, the
  * locking protocol and what is journaled are in journal.c and
@@ -42,11 +43,14 @@ int ncsi_journal_begin(const char *path, ncs_io *data, uint64_t old_size,
                        const ncs_range *ranges, size_t n, ncs_journal **jp);
 
 /* Commits: data (already complete and synced) keeps its new content.
- * Deletes the journal, unlocks data and frees j.  The deletion reaches
- * stable storage only with the directory (ncsi_journal_sync_dir).  On
- * failure j is untouched (still to be rolled back).
- * Errors: errno values of unlink. */
-int ncsi_journal_commit(ncs_journal *j, ncs_io *data);
+ * Deletes the journal and syncs its directory, then unlocks data and frees
+ * the journal (*jp = NULL).  When the deletion fails, *jp is untouched,
+ * still to be rolled back.  When the directory sync fails, the change is
+ * committed but a power loss could still undo it: *jp is NULL, data stays
+ * locked, and the caller must not write data again (at the next open it
+ * holds either layout, whole).
+ * Errors: errno values of unlink, I/O errors of the directory sync. */
+int ncsi_journal_commit(ncs_journal **jp, ncs_io *data);
 
 /* Rolls data back: the journaled bytes back in place, the file cut to its
  * old size and synced, then the journal deleted and data unlocked.  Frees
@@ -70,11 +74,5 @@ int ncsi_journal_recover(const char *path);
  * name is meaningless now and is deleted.  Errors: errno values of unlink
  * other than ENOENT, NCS_ENOMEM. */
 int ncsi_journal_remove_stale(const char *path);
-
-/* Syncs the directory holding path, so that a journal created or deleted
- * there survives a power loss.  File systems that cannot sync a
- * directory (EINVAL) or do not let it be opened (EACCES) are skipped.
- * Errors: NCS_ENOMEM, I/O errors. */
-int ncsi_journal_sync_dir(const char *path);
 
 #endif /* NCS_JOURNAL_H */
