@@ -479,7 +479,8 @@ int ncsi_journal_recover(const char *path)
     if (jpath == NULL)
         return NCS_ERR(NCS_ENOMEM);
     if (stat(jpath, &st) != 0) {
-        status = errno == ENOENT ? NCS_NOERR : errno;
+        /* a name with no room for the suffix never has a journal */
+        status = errno == ENOENT || errno == ENAMETOOLONG ? NCS_NOERR : errno;
         goto cleanup;
     }
     status = ncsi_io_open(path, NCSI_IO_WRITE, &data);
@@ -539,7 +540,7 @@ int ncsi_journal_remove_stale(const char *path)
     int status = NCS_NOERR;
     if (jpath == NULL)
         return NCS_ERR(NCS_ENOMEM);
-    if (unlink(jpath) != 0 && errno != ENOENT)
+    if (unlink(jpath) != 0 && errno != ENOENT && errno != ENAMETOOLONG)
         status = errno;
     free(jpath);
     return status;

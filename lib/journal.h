@@ -38,7 +38,8 @@ typedef struct ncs_journal ncs_journal;
  * nothing of data was written, no journal is left and the lock is
  * released; *jp is NULL.
  * Errors: EBUSY (another handle or process holds the lock: a redefinition
- * or a recovery under way), NCS_ENOMEM, I/O errors. */
+ * or a recovery under way), ENAMETOOLONG (path leaves no room for the
+ * suffix), NCS_ENOMEM, I/O errors. */
 int ncsi_journal_begin(const char *path, ncs_io *data, uint64_t old_size,
                        const ncs_range *ranges, size_t n, ncs_journal **jp);
 

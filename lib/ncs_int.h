@@ -10,6 +10,7 @@
  *   slab.c         the hyperslab engine: (start,count,stride,imap) -> runs
  *   convert.c      external (big-endian) <-> memory type conversion
  *   classic*.c     storage back end for CDF-1/2/5 files
+ *   journal.c      its rollback journal for redefinitions (journal.h)
  *   pagecache.c    write-back block cache over a byte-I/O object
  *   io_posix.c     byte I/O on a file descriptor
  *

@@ -324,6 +324,8 @@ static int fault_matrix(const char *label, int cmode, size_t nx)
     count_ops(path, cmode, nx, n);
     printf("%s: script makes %llu reads, %llu writes, %llu syncs, %llu set_size, "
            "%llu size, %llu allocations\n", label, n[0], n[1], n[2], n[3], n[4], n[5]);
+    /* before the children: valgrind's exit flushes their copies of stdout */
+    fflush(stdout);
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         const mode *md = &modes[m];
         unsigned long long count = n[md->kind], runs = 0, fired = 0;
@@ -353,6 +355,7 @@ static int fault_matrix(const char *label, int cmode, size_t nx)
                            ncs_strerror(res.status), res.close_status,
                            res.crashed ? (res.crashed > 0 ? strsignal(res.crashed) : "no result")
                            : res.msg);
+                fflush(stdout);
             }
         }
         printf("%s %-8s%-7s%-5s runs %4llu fired %4llu other-code %3d |", label,

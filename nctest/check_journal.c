@@ -30,6 +30,8 @@
  *   lock                a redefinition and a recovery both refuse (EBUSY)
  *                       while another handle holds the file's lock
  *   create_removes      ncs_create over a file deletes its stale journal
+ *   long_name           a file name with no room for the journal's suffix:
+ *                       redefined without a journal
  *   readonly            a hot journal on a file that cannot be opened for
  *                       writing: NCS_EPERM (skipped as root)
  */
@@ -59,7 +61,7 @@
                       ncs_strerror(s_));                                    \
     } while (0)
 
-static char path[200], jpath[220];
+static char path[300], jpath[320];
 
 static void set_paths(const char *name)
 {
@@ -563,7 +565,7 @@ static void copy_prefix(const char *from, const char *to, off_t keep)
 
 START_TEST(partial_journal)
 {
-    char full[240];
+    char full[340];
     off_t size;
     unsigned char c;
     int fd, lengths = 0;
@@ -673,6 +675,23 @@ START_TEST(create_removes)
 }
 END_TEST
 
+/* A name with no room for the suffix (NAME_MAX 255): no journal can
+ * exist, and redefinitions go on without one. */
+START_TEST(long_name)
+{
+    char name[300];
+    int n = snprintf(name, sizeof name, "ut_journal_%ld_", (long)getpid());
+    memset(name + n, 'n', 250 - (size_t)n);
+    strcpy(name + 250, ".nc");
+    snprintf(path, sizeof path, "%s", name);
+    snprintf(jpath, sizeof jpath, "%s%s", path, NCSI_JOURNAL_SUFFIX);
+    make_base(NCS_64BIT_OFFSET);
+    OK(open_and_redefine());
+    ck_assert(check_base());
+    remove_files();
+}
+END_TEST
+
 START_TEST(readonly)
 {
     int nc, s;
@@ -708,6 +727,7 @@ int main(void)
     tcase_add_test(tc, crash_in_recovery);
     tcase_add_test(tc, lock);
     tcase_add_test(tc, create_removes);
+    tcase_add_test(tc, long_name);
     tcase_add_test(tc, readonly);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
