@@ -404,7 +404,9 @@ static int walk(ncs_io *io, unsigned char *buf, ncs_io *data, uint64_t *old_size
         if ((!zero && memcmp(h, "DATA", 4) != 0) || len > limit || off > limit - len ||
             (!zero && len > end - pos))
             return NCS_NOERR;
-        if (zero && data != NULL)
+        if (zero && data == NULL)
+            continue;               /* nothing to read, nothing to write */
+        if (zero)
             memset(buf, 0, BUF_SIZE);
         while (done < len) {
             size_t k = len - done < BUF_SIZE ? (size_t)(len - done) : BUF_SIZE;
@@ -501,8 +503,7 @@ int ncsi_journal_recover(const char *path)
         status = NCS_NOERR;             /* its writer committed meanwhile */
         goto cleanup;
     }
-    buf = ncsi_malloc(BUF_SIZE);
-    if (status == NCS_NOERR && buf == NULL)
+    if (status == NCS_NOERR && (buf = ncsi_malloc(BUF_SIZE)) == NULL)
         status = NCS_ERR(NCS_ENOMEM);
     if (status == NCS_NOERR)
         status = walk(io, buf, NULL, &old_size, &valid);

@@ -25,6 +25,9 @@
  *                       under the journal, crashed at each write
  *   partial_journal     a journal cut short or damaged is deleted at open,
  *                       the file untouched
+ *   journal_format      a journal written by hand from the byte table of
+ *                       doc/reliability.md is rolled back; one with a range
+ *                       past the old size or an unknown tag is deleted
  *   crash_in_recovery   the rollback at open crashed at each of its writes:
  *                       the next open rolls back again
  *   lock                a redefinition and a recovery both refuse (EBUSY)
@@ -45,6 +48,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <zlib.h>
 
 #include "ncslab.h"
 #include "ncs_int.h"
@@ -598,6 +603,111 @@ START_TEST(partial_journal)
 }
 END_TEST
 
+/* Writes a journal for path by hand, as doc/reliability.md's table
+ * describes it: old_size, then records (tag, off, len, bytes), then the
+ * CRC of everything before it.  A record of tag "ZERO" has no bytes. */
+typedef struct hand_rec {
+    const char *tag;
+    uint64_t off, len;
+    const char *bytes;
+} hand_rec;
+
+static void put_be(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
+}
+
+static void hand_journal(uint64_t old_size, const hand_rec *r, int n)
+{
+    unsigned char b[4096];
+    size_t k = 0;
+    FILE *fp = fopen(jpath, "wb");
+    ck_assert(fp != NULL);
+    memcpy(b, "NCSJRNL1", 8);
+    put_be(b + 8, old_size, 8);
+    k = 16;
+    for (int i = 0; i < n; i++) {
+        memcpy(b + k, r[i].tag, 4);
+        put_be(b + k + 4, r[i].off, 8);
+        put_be(b + k + 12, r[i].len, 8);
+        k += 20;
+        if (strcmp(r[i].tag, "ZERO") != 0) {
+            memcpy(b + k, r[i].bytes, r[i].len);
+            k += r[i].len;
+        }
+    }
+    put_be(b + k, crc32(0L, b, (uInt)k), 4);
+    k += 4;
+    ck_assert(fwrite(b, 1, k, fp) == k);
+    fclose(fp);
+}
+
+/* Reads the first n bytes of the data file. */
+static void head_bytes(unsigned char *b, size_t n)
+{
+    FILE *fp = fopen(path, "rb");
+    ck_assert(fp != NULL && fread(b, 1, n, fp) == n);
+    fclose(fp);
+}
+
+START_TEST(journal_format)
+{
+    unsigned char before[64], after[64];
+    off_t size;
+    int nc;
+    set_paths("format");
+    make_base(0);
+    size = file_size(path);
+    head_bytes(before, sizeof before);
+    /* what a writer would have journaled had it crashed after writing
+     * "XXXX" over bytes 40-43 and "YYYY" over 4 zero bytes of the header
+     * (the record dimension's length), and grown the file by 100 */
+    {
+        uint64_t z = 8;
+        while (z + 4 <= 40 && memcmp(before + z, "\0\0\0\0", 4) != 0)
+            z++;
+        ck_assert(z + 4 <= 40);
+        hand_rec r[2] = { { "ZERO", z, 4, NULL }, { "DATA", 40, 4, (const char *)before + 40 } };
+        FILE *fp = fopen(path, "r+b");
+        ck_assert(fp != NULL);
+        fseek(fp, 40, SEEK_SET);
+        fwrite("XXXX", 1, 4, fp);
+        fseek(fp, (long)z, SEEK_SET);
+        fwrite("YYYY", 1, 4, fp);
+        fseek(fp, size + 99, SEEK_SET);
+        fputc(1, fp);
+        fclose(fp);
+        hand_journal((uint64_t)size, r, 2);
+    }
+    OK(ncs_open(path, NCS_NOWRITE, &nc));
+    OK(ncs_close(nc));
+    ck_assert(!exists(jpath));
+    ck_assert_int_eq((long)file_size(path), (long)size);
+    head_bytes(after, sizeof after);
+    ck_assert(memcmp(before, after, sizeof after) == 0);
+
+    /* complete, CRC right, but a range past the old size or an unknown
+     * tag: not a journal ncslab wrote; deleted, nothing applied */
+    {
+        hand_rec bad1[1] = { { "DATA", (uint64_t)size - 2, 4, "ZZZZ" } };
+        hand_rec bad2[1] = { { "DATB", 0, 4, "ZZZZ" } };
+        hand_journal((uint64_t)size, bad1, 1);
+        OK(ncs_open(path, NCS_NOWRITE, &nc));
+        OK(ncs_close(nc));
+        ck_assert(!exists(jpath));
+        hand_journal((uint64_t)size, bad2, 1);
+        OK(ncs_open(path, NCS_NOWRITE, &nc));
+        OK(ncs_close(nc));
+        ck_assert(!exists(jpath));
+        head_bytes(after, sizeof after);
+        ck_assert(memcmp(before, after, sizeof after) == 0);
+    }
+    ck_assert(!check_base());
+    remove_files();
+}
+END_TEST
+
 /* A crash in the middle of a rollback at open: the next open does it. */
 static int open_readonly(void)
 {
@@ -724,6 +834,7 @@ int main(void)
     tcase_add_test(tc, journal_contents);
     tcase_add_test(tc, past_4gib);
     tcase_add_test(tc, partial_journal);
+    tcase_add_test(tc, journal_format);
     tcase_add_test(tc, crash_in_recovery);
     tcase_add_test(tc, lock);
     tcase_add_test(tc, create_removes);
