@@ -229,6 +229,12 @@ static void forked_run(const char *path, int cmode, size_t nx, const mode *md,
     if (WIFSIGNALED(wst)) {
         res->crashed = WTERMSIG(wst);
         fs_remove_with_journal(path);
+    } else if (WEXITSTATUS(wst) != 0 && res->crashed == 0) {
+        /* under valgrind, its error exit code: a leak or a bad access
+         * in the child */
+        res->leak = 1;
+        snprintf(res->msg, sizeof res->msg, "the child exited with status %d%s",
+                 WEXITSTATUS(wst), heap_checked ? "" : " (valgrind found errors: see its log)");
     }
 }
 

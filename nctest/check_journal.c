@@ -5,9 +5,9 @@
  *
  * A "crash at write N" runs the redefinition in a child process whose Nth
  * write (counted by the fault-injecting byte-I/O back end over the data
- * file, the journal and the directory) ends the process on the spot
- * (_exit in the fault hook): the files are exactly what a process killed
- * at that moment leaves.  For every N the parent then opens the file,
+ * file, the journal and the directory) kills the process on the spot
+ * (SIGKILL from the fault hook): the files are exactly what a process
+ * killed at that moment leaves.  For every N the parent then opens the file,
  * which must roll a hot journal back, and checks every value.
  *
  * Cases:
@@ -41,6 +41,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,18 +204,31 @@ static int check_base(void)
 
 /* ---- crashes at a chosen write -------------------------------------------- */
 
+/* The child's end at the fault: SIGKILL, as a real crash (no exit
+ * handler, nothing for valgrind to check in a process stopped in the
+ * middle of a call).  It first tells the parent through the pipe whether
+ * the moment was the one asked for. */
+static int crash_pipe = -1;
+
+static void crash_now(char moment)
+{
+    if (write(crash_pipe, &moment, 1) != 1)
+        _exit(6);
+    kill(getpid(), SIGKILL);
+}
+
 static void die(void *arg, const char *p)
 {
     (void)arg;
     (void)p;
-    _exit(0);
+    crash_now('y');
 }
 
-/* Dies only at a write to the data file while its journal exists. */
+/* Crashes only at a write to the data file while its journal exists. */
 static void die_hot(void *arg, const char *p)
 {
     (void)arg;
-    _exit(strcmp(p, path) == 0 && exists(jpath) ? 0 : 5);
+    crash_now(strcmp(p, path) == 0 && exists(jpath) ? 'y' : 'n');
 }
 
 /* Where a crash happens: the nth operation of a kind (NCSI_FAULT_WRITE
@@ -226,18 +240,23 @@ typedef struct when {
 
 static const when at_write = { "write", NCSI_FAULT_WRITE, 0 };
 
-/* Runs fn in a child that the nth operation of w ends there (with hot,
+/* Runs fn in a child that the nth operation of w kills there (with hot,
  * only when it is a write to the data file under a journal); returns 1
  * when the crash happened, 0 when fn finished first (n past its
  * operations), -1 when the nth write was not one hot waits for. */
 static int crash_at(int (*fn)(void), const when *w, unsigned long long n, int hot)
 {
-    int wst;
-    pid_t pid = fork();
+    int wst, fd[2];
+    char moment = 0;
+    pid_t pid;
+    ck_assert(pipe(fd) == 0);
+    pid = fork();
     ck_assert(pid >= 0);
     if (pid == 0) {
         ncsi_fault_plan p;
         int s;
+        close(fd[0]);
+        crash_pipe = fd[1];
         memset(&p, 0, sizeof p);
         p.kind = w->kind;
         p.torn = w->torn;
@@ -247,10 +266,19 @@ static int crash_at(int (*fn)(void), const when *w, unsigned long long n, int ho
         s = fn();
         _exit(s == NCS_NOERR ? 3 : 4);
     }
+    close(fd[1]);
     waitpid(pid, &wst, 0);
-    ck_assert_msg(WIFEXITED(wst), "child died of signal %d", WTERMSIG(wst));
-    ck_assert_msg(WEXITSTATUS(wst) != 4, "the child's calls failed without a fault");
-    return WEXITSTATUS(wst) == 0 ? 1 : WEXITSTATUS(wst) == 3 ? 0 : -1;
+    if (read(fd[0], &moment, 1) != 1)
+        moment = 0;
+    close(fd[0]);
+    if (WIFSIGNALED(wst)) {
+        ck_assert_msg(WTERMSIG(wst) == SIGKILL && moment != 0, "child died of signal %d",
+                      WTERMSIG(wst));
+        return moment == 'y' ? 1 : -1;
+    }
+    ck_assert_msg(WEXITSTATUS(wst) == 3, "child exit status %d (4: its calls failed without "
+                  "a fault; under valgrind, 1: valgrind found errors)", WEXITSTATUS(wst));
+    return 0;
 }
 
 static int crash_at_write(int (*fn)(void), unsigned long long n)
