@@ -5,9 +5,9 @@
  *
  * A "crash at write N" runs the redefinition in a child process whose Nth
  * write (counted by the fault-injecting byte-I/O back end over the data
- * file, the journal and the directory) kills the process on the spot
- * (SIGKILL from the fault hook): the files are exactly what a process
- * killed at that moment leaves.  For every N the parent then opens the file,
+ * file, the journal and the directory) stops the process on the spot, to
+ * be SIGKILLed by the parent: the files are exactly what a process killed
+ * at that moment leaves.  For every N the parent then opens the file,
  * which must roll a hot journal back, and checks every value.
  *
  * Cases:
@@ -204,17 +204,18 @@ static int check_base(void)
 
 /* ---- crashes at a chosen write -------------------------------------------- */
 
-/* The child's end at the fault: SIGKILL, as a real crash (no exit
- * handler, nothing for valgrind to check in a process stopped in the
- * middle of a call).  It first tells the parent through the pipe whether
- * the moment was the one asked for. */
+/* The child's end at the fault: it tells the parent through the pipe
+ * whether the moment was the one asked for, and waits for the parent's
+ * SIGKILL: a real crash, from outside (no exit handler runs, and valgrind
+ * checks nothing in a process stopped in the middle of a call). */
 static int crash_pipe = -1;
 
 static void crash_now(char moment)
 {
     if (write(crash_pipe, &moment, 1) != 1)
         _exit(6);
-    kill(getpid(), SIGKILL);
+    for (;;)
+        pause();
 }
 
 static void die(void *arg, const char *p)
@@ -267,9 +268,11 @@ static int crash_at(int (*fn)(void), const when *w, unsigned long long n, int ho
         _exit(s == NCS_NOERR ? 3 : 4);
     }
     close(fd[1]);
+    if (read(fd[0], &moment, 1) == 1)
+        kill(pid, SIGKILL);
+    else
+        moment = 0;             /* it went on to its end */
     waitpid(pid, &wst, 0);
-    if (read(fd[0], &moment, 1) != 1)
-        moment = 0;
     close(fd[0]);
     if (WIFSIGNALED(wst)) {
         ck_assert_msg(WTERMSIG(wst) == SIGKILL && moment != 0, "child died of signal %d",
