@@ -29,7 +29,6 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>

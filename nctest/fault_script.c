@@ -2,7 +2,6 @@
  * fault_script.c -- the scripted session of the fault-injection tests and
  * the check of what a file holds (see fault_script.h).
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
