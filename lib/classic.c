@@ -16,10 +16,24 @@
  *
  * Durability: data goes through a write-back page cache; the header and
  * numrecs are written only after the cached data has been flushed, so a
- * record count never reaches the file before the records it counts.
+ * record count never reaches the file before the records it counts.  An
+ * enddef after ncs_redef writes moved data, then fill values, then the
+ * header; in a file holding committed content it does so under a rollback
+ * journal (journal.c), so that a failure or a crash in the middle leaves
+ * the old layout, put back at once or at the next open.
+ *
+ * Invariants:
+ *   - after a failed enddef the file and the in-memory layout are the old
+ *     ones again, so a retry (ncs_enddef, or ncs_close) starts from them;
+ *     when the file cannot be put back (cl->broken) nothing more is
+ *     written through this handle;
+ *   - a journal exists only while an enddef is under way or after one that
+ *     could not be undone; opening the file rolls it back first.
  */
 #include "classic.h"
+#include "journal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,7 +62,8 @@ typedef struct classic {
     fastvar *fast;            /* one per variable, after layout */
     int nfast;
     uint64_t *fastmem;
-    /* the moves of the enddef under way, to undo them if it fails */
+    /* the moves of an enddef under way without a journal, to undo them if
+     * it fails (log_moves) */
     struct move { uint64_t to, from, n; } *moves;
     size_t nmoves, capmoves;
     /* Where the last failed enddef of this define session placed the fixed
@@ -57,6 +72,14 @@ typedef struct classic {
      * this, or the next enddef's layout (the file) would differ. */
     int has_hint;
     uint64_t hint_begin_var, hint_begin_rec;
+    int log_moves;
+    int committed;            /* the file holds content a sync or close
+                                 committed (it was opened, or synced since
+                                 ncs_create): redefinitions are journaled */
+    int broken;               /* a failed enddef could not be undone, or
+                                 committed without a durable commit: the
+                                 status; nothing more is written, a journal
+                                 left waits for the next open */
 } classic;
 
 /* Rebuilds the fast-path table after the layout or the record count
@@ -429,11 +452,14 @@ static int fill_records(ncs_file *f, uint64_t nrecs, int skip)
 
 /* ---- enddef ------------------------------------------------------------------ */
 
-/* Moves the records of the old layout to the new one, last byte first. */
-/* Moves n bytes from 'from' to 'to' and logs the move. */
+/* Moves n bytes from 'from' to 'to'; in a file without a journal, logs the
+ * move so that a failure can undo it. */
 static int logged_move(classic *cl, uint64_t to, uint64_t from, uint64_t n)
 {
+    uint64_t done;
     int status;
+    if (!cl->log_moves)
+        return ncsi_pc_move(cl->pc, to, from, n, NULL);
     if (cl->nmoves == cl->capmoves) {
         size_t cap = cl->capmoves ? cl->capmoves * 2 : 16;
         struct move *nm = ncsi_realloc(cl->moves, cap * sizeof *nm);
@@ -442,7 +468,6 @@ static int logged_move(classic *cl, uint64_t to, uint64_t from, uint64_t n)
         cl->moves = nm;
         cl->capmoves = cap;
     }
-    uint64_t done;
     status = ncsi_pc_move(cl->pc, to, from, n, &done);
     /* only what was moved (the end of the range: moves here go up) is
      * logged, so an undo never copies back bytes it did not move */
@@ -465,6 +490,14 @@ static int undo_moves(classic *cl)
             status = s2;
     }
     return status;
+}
+
+/* Records move when the record section moved up or a record grew; fixed
+ * variables when begin_var moved up (netCDF-C's NC_endef decisions). */
+static void moves_needed(const ncs_layout *nl, const ncs_layout *ol, int *fixed, int *recs)
+{
+    *fixed = nl->begin_var > ol->begin_var;
+    *recs = nl->begin_rec > ol->begin_rec || nl->recsize > ol->recsize;
 }
 
 static int move_records(ncs_file *f, const ncs_model *old, uint64_t old_recsize)
@@ -505,6 +538,43 @@ static int move_fixed(ncs_file *f, const ncs_model *old)
     return NCS_NOERR;
 }
 
+/* Moves the old layout's data to the new one, from the end of the file
+ * backwards: the records first when their section moves up (the fixed
+ * data may move into their old place), else the fixed data first. */
+static int move_data(ncs_file *f, const ncs_model *old, const ncs_layout *ol)
+{
+    const ncs_layout *nl = &CL(f)->lay;
+    int fixed, recs, status = NCS_NOERR;
+    moves_needed(nl, ol, &fixed, &recs);
+    if (nl->begin_rec > ol->begin_rec) {
+        status = move_records(f, old, ol->recsize);
+        if (status == NCS_NOERR && fixed)
+            status = move_fixed(f, old);
+    } else {
+        if (fixed)
+            status = move_fixed(f, old);
+        if (status == NCS_NOERR && recs)
+            status = move_records(f, old, ol->recsize);
+    }
+    return status;
+}
+
+/* The fill values of the variables a redefinition adds: a _FillValue of
+ * the wrong type is refused before anything moves (netCDF-C finds it in
+ * the middle of the fill, after moving the data and writing the header,
+ * and its retry then moves the data a second time from places already
+ * overwritten). */
+static int check_fills(const ncs_model *m, const ncs_model *old)
+{
+    unsigned char one[8];
+    for (int i = old->nvars; i < m->nvars; i++) {
+        int status = fill_value(&m->vars[i], one);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
 /* Fill values of the variables added since ncs_redef (all, after create):
  * fixed-size ones, then the new record variables in every existing
  * record, in netCDF-C's order. */
@@ -538,41 +608,238 @@ static int fill_new(ncs_file *f, const ncs_model *old)
     return NCS_NOERR;
 }
 
-/* Puts the layout and the variables' offsets back as they were before a
- * failed enddef, undoing its data moves; for a redef whose header write
- * failed, the old header is written again. */
-static void enddef_rollback(ncs_file *f, const ncs_layout *lay, const uint64_t *begins,
-                            int header_touched)
+/* ---- what a redefinition overwrites ---------------------------------------- */
+
+/* a + b, or UINT64_MAX when that overflows (the end of an open range). */
+static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-    classic *cl = CL(f);
-    undo_moves(cl);
-    /* the old layout's bytes back in the file now, not at some later flush */
-    ncsi_pc_flush(cl->pc);
-    cl->lay = *lay;
-    for (int i = 0; i < f->model.nvars; i++)
-        f->model.vars[i].begin = begins[i];
-    if (header_touched && f->old != NULL && write_model_header(f, f->old) == NCS_NOERR)
-        cl->lay = *lay;
+    uint64_t r;
+    return ncsi_add_u64(a, b, &r) ? UINT64_MAX : r;
 }
 
+static void add_range(ncs_range *r, size_t *n, uint64_t lo, uint64_t hi)
+{
+    if (hi > lo)
+        r[(*n)++] = (ncs_range){ lo, hi - lo };
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const ncs_range *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Sorts r and merges ranges that overlap or touch; returns the new count. */
+static size_t merge_ranges(ncs_range *r, size_t n)
+{
+    size_t k = 0;
+    qsort(r, n, sizeof *r, cmp_range);
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && r[i].off <= r[k - 1].off + r[k - 1].len) {
+            uint64_t end = r[i].off + r[i].len;
+            if (end > r[k - 1].off + r[k - 1].len)
+                r[k - 1].len = end - r[k - 1].off;
+        } else {
+            r[k++] = r[i];
+        }
+    }
+    return k;
+}
+
+/* The bytes of the old file that this enddef will overwrite and that hold
+ * something: the old header and every old variable's data (what holds
+ * something), intersected with the new header, the new places of the data
+ * that moves and the fill of the new variables (what is written), inside
+ * the old file's size.  Gaps between them, and whatever lies past the old
+ * end of the file, are not journaled.  *rp (to free) gets the ranges,
+ * sorted and disjoint, *np their number.  Ranges only grow with the
+ * number of variables: all records are one range. */
+static int overwritten_ranges(ncs_file *f, const ncs_model *old, const ncs_layout *ol,
+                              uint64_t size, ncs_range **rp, size_t *np)
+{
+    const ncs_model *m = &f->model;
+    const ncs_layout *nl = &CL(f)->lay;
+    size_t cap = (size_t)old->nvars + 2, nh = 0, nw = 0, n = 0, i = 0, k = 0;
+    ncs_range *held = ncsi_malloc(cap * sizeof *held);
+    ncs_range *wrote = ncsi_malloc((cap + (size_t)m->nvars) * sizeof *wrote);
+    ncs_range *out = ncsi_malloc((2 * cap + (size_t)m->nvars) * sizeof *out);
+    uint64_t rec_lo = UINT64_MAX, rec_hi = 0, rec_wlo = UINT64_MAX;
+    int fixed, recs, status = NCS_NOERR;
+
+    if (held == NULL || wrote == NULL || out == NULL) {
+        status = NCS_ERR(NCS_ENOMEM);
+        goto cleanup;
+    }
+    moves_needed(nl, ol, &fixed, &recs);
+    add_range(held, &nh, 0, ol->xsz);
+    add_range(wrote, &nw, 0, nl->xsz);
+    for (int v = 0; v < old->nvars; v++) {
+        const ncs_var *ov = &old->vars[v], *nv = &m->vars[v];
+        if (!ov->isrec) {
+            add_range(held, &nh, ov->begin, add_sat(ov->begin, ov->len));
+            if (fixed && nv->begin > ov->begin)
+                add_range(wrote, &nw, nv->begin, add_sat(nv->begin, ov->len));
+            continue;
+        }
+        if (ov->begin < rec_lo)
+            rec_lo = ov->begin;
+        if (add_sat(ov->begin, ov->len) > rec_hi)
+            rec_hi = add_sat(ov->begin, ov->len);
+        if (recs && old->numrecs > 0) {
+            /* the lowest byte its moves write: in record 0 when it changed
+             * place, else in record 1 when records changed size */
+            uint64_t lo = nv->begin != ov->begin ? nv->begin
+                        : old->numrecs > 1 && nl->recsize != ol->recsize
+                        ? add_sat(nv->begin, nl->recsize) : UINT64_MAX;
+            if (lo < rec_wlo)
+                rec_wlo = lo;
+        }
+    }
+    if (old->numrecs > 0 && rec_hi > 0) {
+        uint64_t span;
+        if (ncsi_mul_u64(old->numrecs - 1, ol->recsize, &span))
+            span = UINT64_MAX;
+        add_range(held, &nh, rec_lo, add_sat(rec_hi, span));
+    }
+    if (!(f->flags & NCSI_F_NOFILL)) {
+        for (int v = old->nvars; v < m->nvars; v++) {
+            const ncs_var *nv = &m->vars[v];
+            if (!nv->isrec)
+                add_range(wrote, &nw, nv->begin, add_sat(nv->begin, nv->len));
+            else if (old->numrecs > 0 && nv->begin < rec_wlo)
+                rec_wlo = nv->begin;
+        }
+    }
+    /* every write into the records lies at or above rec_wlo */
+    add_range(wrote, &nw, rec_wlo, UINT64_MAX);
+    nh = merge_ranges(held, nh);
+    nw = merge_ranges(wrote, nw);
+    while (i < nh && k < nw) {
+        uint64_t lo = held[i].off > wrote[k].off ? held[i].off : wrote[k].off;
+        uint64_t he = held[i].off + held[i].len, we = wrote[k].off + wrote[k].len;
+        uint64_t hi = he < we ? he : we;
+        if (hi > size)
+            hi = size;
+        add_range(out, &n, lo, hi);
+        if (he < we)
+            i++;
+        else
+            k++;
+    }
+    *rp = out;
+    *np = n;
+    out = NULL;
+
+cleanup:
+    free(out);
+    free(wrote);
+    free(held);
+    return status;
+}
+
+/* ---- enddef proper ------------------------------------------------------------- */
+
+/* What an enddef changes in memory, to put back if it fails. */
+typedef struct saved {
+    ncs_layout lay;
+    uint64_t *begins;       /* each variable's offset */
+    int flags;              /* NCSI_F_HDIRTY, NCSI_F_NDIRTY */
+    uint64_t size;          /* the file's size (a redefinition with a journal) */
+} saved;
+
+/* Before a redefinition of a file with committed content writes anything:
+ * the old layout's cached data goes to the file, then what the enddef will
+ * overwrite goes to the journal (*jp; NULL when nothing that holds
+ * something will be overwritten). */
+static int redef_begin(ncs_file *f, const ncs_model *old, saved *sv, ncs_journal **jp)
+{
+    classic *cl = CL(f);
+    ncs_range *r = NULL;
+    size_t n = 0;
+    int status = ncsi_pc_flush(cl->pc);
+    if (status == NCS_NOERR)
+        status = ncsi_io_size(cl->io, &sv->size);
+    if (status == NCS_NOERR)
+        status = overwritten_ranges(f, old, &sv->lay, sv->size, &r, &n);
+    if (status == NCS_NOERR && n > 0)
+        status = ncsi_journal_begin(f->path, cl->io, sv->size, r, n, jp);
+    /* a file name with no room for the journal's suffix: redefined as a
+     * file without committed content is (doc/reliability.md) */
+    if (status == ENAMETOOLONG)
+        status = NCS_NOERR;
+    free(r);
+    return status;
+}
+
+/* Puts back what a failed enddef changed: the file's bytes (from the
+ * journal j, or, in a file without one, by undoing the logged moves and
+ * rewriting the old header when the enddef of a redefinition got as far
+ * as writing), the layout, the variables' offsets and the header flags,
+ * so that a retry starts again from the old layout.  When the file cannot
+ * be put back, nothing more is written to it (cl->broken) and its journal
+ * waits for the next open.  (A journal whose commit failed after deleting
+ * it has set cl->broken already: j is NULL, the file keeps its new
+ * layout.) */
+static void enddef_undo(ncs_file *f, const saved *sv, ncs_journal *j, int written)
+{
+    classic *cl = CL(f);
+    int status = NCS_NOERR;
+    if (j != NULL) {
+        /* the cache holds pieces of the new layout, and its old pages
+         * were all written before the journal: drop them */
+        ncsi_pc_discard(cl->pc, sv->size);
+        status = ncsi_journal_rollback(j, cl->io);
+    } else if (written && cl->log_moves) {
+        status = undo_moves(cl);
+        if (status == NCS_NOERR)
+            status = ncsi_pc_flush(cl->pc);
+        if (status == NCS_NOERR)
+            status = write_model_header(f, f->old);
+    }
+    if (status != NCS_NOERR)
+        cl->broken = status;
+    cl->lay = sv->lay;
+    for (int i = 0; i < f->model.nvars; i++)
+        f->model.vars[i].begin = sv->begins[i];
+    f->flags = (f->flags & ~(NCSI_F_HDIRTY | NCSI_F_NDIRTY)) | sv->flags;
+    /* the fast path is off in define mode; a failure here only delays it */
+    (void)fast_rebuild(f);
+}
+
+/* Lays out the model and writes it: after ncs_create, the fill values and
+ * the header; after ncs_redef, the moved data, the fill values of the new
+ * variables and the new header, in that order, so that the header never
+ * describes data not yet in the file.  A file holding committed content
+ * is redefined under a journal (journal.c): the old bytes that will be
+ * overwritten are journaled first, and deleting the journal after the
+ * data file is synced commits the redefinition. */
 static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
                      size_t v_minfree, size_t r_align)
 {
     classic *cl = CL(f);
     ncs_model *m = &f->model;
     const ncs_model *old = f->old;
-    ncs_layout old_lay = cl->lay;
-    uint64_t *begins;
-    int status = check_vlens(m, f->version);
+    ncs_journal *j = NULL;
+    saved sv;
+    int status, written = 0, keep_layout = 0;
+
+    if (cl->broken)
+        return cl->broken;
+    status = check_vlens(m, f->version);
+    if (status == NCS_NOERR && old != NULL && !(f->flags & NCSI_F_NOFILL))
+        status = check_fills(m, old);
     if (status != NCS_NOERR)
         return status;
-    /* what a failure must restore */
-    begins = ncsi_malloc(((size_t)m->nvars + 1) * sizeof *begins);
-    if (begins == NULL)
+    sv.lay = cl->lay;
+    sv.flags = f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY);
+    sv.size = 0;
+    sv.begins = ncsi_malloc(((size_t)m->nvars + 1) * sizeof *sv.begins);
+    if (sv.begins == NULL)
         return NCS_ERR(NCS_ENOMEM);
     for (int i = 0; i < m->nvars; i++)
-        begins[i] = m->vars[i].begin;
+        sv.begins[i] = m->vars[i].begin;
     cl->nmoves = 0;
+
     status = layout(f, old, h_minfree, v_align, v_minfree, r_align);
     if (status == NCS_NOERR) {
         /* Variables that keep their places after a redefinition can leave
@@ -587,53 +854,46 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
             cl->hint_begin_rec = cl->lay.begin_rec;
         }
     }
-    if (status != NCS_NOERR) {
-        enddef_rollback(f, &old_lay, begins, 0);
-        free(begins);
-        return status;
-    }
-    if (old == NULL)
+    if (status == NCS_NOERR && old == NULL)
         m->numrecs = 0;
-
-    if (old != NULL && m->nvars != 0) {
-        if (cl->lay.begin_rec > old_lay.begin_rec) {
-            status = move_records(f, old, old_lay.recsize);
-            if (status == NCS_NOERR && cl->lay.begin_var > old_lay.begin_var)
-                status = move_fixed(f, old);
-        } else {
-            if (cl->lay.begin_var > old_lay.begin_var)
-                status = move_fixed(f, old);
-            if (status == NCS_NOERR && cl->lay.recsize > old_lay.recsize)
-                status = move_records(f, old, old_lay.recsize);
-        }
+    if (status == NCS_NOERR && old != NULL && cl->committed)
+        status = redef_begin(f, old, &sv, &j);
+    cl->log_moves = j == NULL;
+    if (status == NCS_NOERR && old != NULL) {
+        written = 1;
+        status = move_data(f, old, &sv.lay);
     }
     if (status == NCS_NOERR)
         status = fast_rebuild(f);
-    /* Fill values first, then the header, so the header never describes
-     * variables whose fill has not reached the file.  A _FillValue of the
-     * wrong type stops the fill; netCDF-C has written the header by then,
-     * and so does this (the bytes of the file must match). */
     if (status == NCS_NOERR && !(f->flags & NCSI_F_NOFILL)) {
         status = fill_new(f, old);
         if (status == NCS_EBADTYPE) {
+            /* After ncs_create (a redefinition checked first), a
+             * _FillValue of the wrong type stops the fill.  netCDF-C has
+             * written the header by then and keeps the layout it computed
+             * for the retry; so does this, for the same bytes. */
             int s2 = write_header(f);
-            free(begins);
-            cl->nmoves = 0;
-            return s2 != NCS_NOERR ? s2 : status;
+            keep_layout = s2 == NCS_NOERR;
+            status = keep_layout ? NCS_EBADTYPE : s2;
         }
     }
     if (status == NCS_NOERR)
         status = write_header(f);
-    if (status != NCS_NOERR) {
-        enddef_rollback(f, &old_lay, begins, old != NULL);
-        fast_rebuild(f);
-        free(begins);
-        return status;
+    if (status == NCS_NOERR && j != NULL) {
+        /* the new layout complete on storage before the commit */
+        status = ncsi_io_sync(cl->io);
+        if (status == NCS_NOERR)
+            status = ncsi_journal_commit(&j, cl->io);
+        if (status != NCS_NOERR && j == NULL)
+            cl->broken = status;    /* committed, not surely durable */
     }
-    free(begins);
+    if (status != NCS_NOERR && !keep_layout)
+        enddef_undo(f, &sv, j, written);
     cl->nmoves = 0;
-    cl->has_hint = 0;
-    return NCS_NOERR;
+    if (status == NCS_NOERR)
+        cl->has_hint = 0;
+    free(sv.begins);
+    return status;
 }
 
 /* ---- data ---------------------------------------------------------------------- */
@@ -1241,10 +1501,22 @@ static int cl_create(ncs_file *f, const char *path, int cmode)
 {
     ncs_io *io;
     int flags = NCSI_IO_WRITE | NCSI_IO_CREATE;
-    int status;
+    int status = NCS_NOERR;
+    /* a journal of the file this one replaces would roll the new one back
+     * to pieces of the old: gone before the old file is */
     if (cmode & NCS_NOCLOBBER)
         flags |= NCSI_IO_EXCL;
-    status = ncsi_io_open(path, flags, &io);
+    else
+        status = ncsi_journal_remove_stale(path);
+    if (status == NCS_NOERR)
+        status = ncsi_io_open(path, flags, &io);
+    if (status == NCS_NOERR && (cmode & NCS_NOCLOBBER)) {
+        status = ncsi_journal_remove_stale(path);
+        if (status != NCS_NOERR) {
+            ncsi_io_close(io);
+            unlink(path);
+        }
+    }
     if (status != NCS_NOERR)
         return status;
     status = cl_new_state(f, io);
@@ -1260,7 +1532,12 @@ static int cl_open(ncs_file *f, const char *path, int mode)
 {
     ncs_io *io;
     uint64_t fsize;
-    int status = ncsi_io_open(path, (mode & NCS_WRITE) ? NCSI_IO_WRITE : 0, &io);
+    /* a redefinition that a crash or a failure left half done is undone
+     * before the header is read */
+    int status = ncsi_journal_recover(path);
+    if (status != NCS_NOERR)
+        return status;
+    status = ncsi_io_open(path, (mode & NCS_WRITE) ? NCSI_IO_WRITE : 0, &io);
     if (status != NCS_NOERR)
         return status;
     status = ncsi_io_size(io, &fsize);
@@ -1270,6 +1547,7 @@ static int cl_open(ncs_file *f, const char *path, int mode)
         ncsi_io_close(io);
         return status;
     }
+    CL(f)->committed = 1;
     status = ncsi_hdr_decode(io, fsize, &f->model, &f->version, &CL(f)->lay);
     if (status == NCS_NOERR) {
         /* sizes the format cannot hold, as netCDF-C checks at open */
@@ -1357,6 +1635,8 @@ static int cl_sync(ncs_file *f)
         status = flush_all(f);
     if (status == NCS_NOERR)
         status = ncsi_io_sync(cl->io);
+    if (status == NCS_NOERR)
+        cl->committed = 1;
     return status;
 }
 
@@ -1364,7 +1644,11 @@ static int cl_close(ncs_file *f, int abort)
 {
     classic *cl = CL(f);
     int status = NCS_NOERR, s2;
-    if ((f->flags & NCSI_F_WRITE) && !abort) {
+    if (cl->broken) {
+        /* a half-done redefinition: its journal rolls it back at the next
+         * open; nothing may be written over it */
+        status = cl->broken;
+    } else if ((f->flags & NCSI_F_WRITE) && !abort) {
         status = flush_all(f);
         if (status == NCS_NOERR) {
             uint64_t want = calc_size(f), have;

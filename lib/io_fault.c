@@ -100,6 +100,13 @@ static int fi_sync(ncs_io *io)
     return ncsi_io_sync(f->inner);
 }
 
+/* Locks are not a kind of their own: never failed, never counted. */
+static int fi_lock(ncs_io *io, int on)
+{
+    fault_io *f = (fault_io *)io;
+    return ncsi_io_lock(f->inner, on);
+}
+
 static int fi_close(ncs_io *io)
 {
     fault_io *f = (fault_io *)io;
@@ -115,6 +122,7 @@ static const ncs_io_methods fault_methods = {
     .size = fi_size,
     .set_size = fi_set_size,
     .sync = fi_sync,
+    .lock = fi_lock,
     .close = fi_close,
 };
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,6 +85,19 @@ static int px_sync(ncs_io *io)
     return NCS_NOERR;
 }
 
+/* flock, not fcntl: its locks belong to the open file, so two handles of
+ * one process exclude each other, and closing some other descriptor of the
+ * file (probe_format's) does not drop them. */
+static int px_lock(ncs_io *io, int on)
+{
+    posix_io *p = (posix_io *)io;
+    while (flock(p->fd, on ? LOCK_EX | LOCK_NB : LOCK_UN) != 0) {
+        if (errno != EINTR)
+            return errno == EAGAIN ? EWOULDBLOCK : errno;
+    }
+    return NCS_NOERR;
+}
+
 static int px_close(ncs_io *io)
 {
     posix_io *p = (posix_io *)io;
@@ -100,6 +114,7 @@ static const ncs_io_methods posix_methods = {
     .size = px_size,
     .set_size = px_set_size,
     .sync = px_sync,
+    .lock = px_lock,
     .close = px_close,
 };
 

@@ -10,6 +10,7 @@
  *   slab.c         the hyperslab engine: (start,count,stride,imap) -> runs
  *   convert.c      external (big-endian) <-> memory type conversion
  *   classic*.c     storage back end for CDF-1/2/5 files
+ *   journal.c      its rollback journal for redefinitions (journal.h)
  *   pagecache.c    write-back block cache over a byte-I/O object
  *   io_posix.c     byte I/O on a file descriptor
  *
@@ -81,7 +82,10 @@ int ncsi_type_ok(int type, int version);
 
 /* ---- byte I/O ------------------------------------------------------------
  * A byte-I/O object reads and writes bytes at offsets.  read returns the
- * number of bytes actually present (short at end of file). */
+ * number of bytes actually present (short at end of file).  lock takes
+ * (on != 0) or drops an exclusive advisory lock on the whole file without
+ * waiting: EWOULDBLOCK when another object, of this process or another,
+ * holds it; close drops it too. */
 typedef struct ncs_io ncs_io;
 typedef struct ncs_io_methods {
     int (*read)(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got);
@@ -89,6 +93,7 @@ typedef struct ncs_io_methods {
     int (*size)(ncs_io *io, uint64_t *sizep);
     int (*set_size)(ncs_io *io, uint64_t size);   /* extend or truncate */
     int (*sync)(ncs_io *io);
+    int (*lock)(ncs_io *io, int on);
     int (*close)(ncs_io *io);                     /* frees io */
 } ncs_io_methods;
 struct ncs_io {
@@ -111,6 +116,7 @@ static inline int ncsi_io_write(ncs_io *io, uint64_t off, const void *b, size_t 
 static inline int ncsi_io_size(ncs_io *io, uint64_t *s) { return io->m->size(io, s); }
 static inline int ncsi_io_set_size(ncs_io *io, uint64_t s) { return io->m->set_size(io, s); }
 static inline int ncsi_io_sync(ncs_io *io) { return io->m->sync(io); }
+static inline int ncsi_io_lock(ncs_io *io, int on) { return io->m->lock(io, on); }
 static inline int ncsi_io_close(ncs_io *io) { return io->m->close(io); }
 
 /* ---- page cache ----------------------------------------------------------
@@ -145,6 +151,9 @@ unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write, i
 int  ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n, uint64_t *donep);
 int  ncsi_pc_flush(ncs_pc *pc);                 /* write dirty pages */
 int  ncsi_pc_invalidate(ncs_pc *pc);            /* flush, then forget */
+/* Forgets every page, dirty ones included, without writing; the file is
+ * now size bytes long (a rollback has put its old bytes back). */
+void ncsi_pc_discard(ncs_pc *pc, uint64_t size);
 uint64_t ncsi_pc_logical_size(ncs_pc *pc);       /* max(file size, writes) */
 
 /* ---- conversion ---------------------------------------------------------

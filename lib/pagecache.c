@@ -409,16 +409,30 @@ int ncsi_pc_flush(ncs_pc *pc)
     return status;
 }
 
+/* Empties the cache without writing anything. */
+static void forget_all(ncs_pc *pc)
+{
+    for (int i = 0; i < pc->npages; i++) {
+        pc->pages[i].valid = 0;
+        pc->pages[i].dlo = pc->pages[i].dhi = 0;
+    }
+    for (size_t i = 0; i <= pc->hmask; i++)
+        pc->hash[i] = -1;
+    pc->mru = NULL;
+    pc->win.lo = pc->win.hi = 0;
+}
+
 int ncsi_pc_invalidate(ncs_pc *pc)
 {
     int status = ncsi_pc_flush(pc);
     if (status != NCS_NOERR)
         return status;
-    for (int i = 0; i < pc->npages; i++)
-        pc->pages[i].valid = 0;
-    for (size_t i = 0; i <= pc->hmask; i++)
-        pc->hash[i] = -1;
-    pc->mru = NULL;
-    pc->win.lo = pc->win.hi = 0;
+    forget_all(pc);
     return ncsi_io_size(pc->io, &pc->lsize);
+}
+
+void ncsi_pc_discard(ncs_pc *pc, uint64_t size)
+{
+    forget_all(pc);
+    pc->lsize = size;
 }
