@@ -1354,6 +1354,7 @@ static int run_read_nc(uint64_t seed, int iter, int fmt, int fill)
         nc_close(p->nc);
         ncs_close(p->ns);
     }
+    dp_free_marks(p);
     if (p->fails == 0)
         unlink(p->path_nc);
     else
