@@ -483,7 +483,10 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     hid_t space;
     char buf[128];
     (void)info;
-    if (H5Oget_info_by_name(group, name, &oi, H5P_DEFAULT) < 0) {
+    /* only what the link leads to: the full information would also walk
+     * each dataset's chunk index, which reading the metadata does not need
+     * (a damaged index then fails the reads that use it, not the open) */
+    if (H5Oget_info_by_name2(group, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
         w->status = NCS_ERR(NCS_EHDFERR);
         return -1;
     }
