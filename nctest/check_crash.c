@@ -27,13 +27,19 @@
  *        its uses are counted and printed.
  * The verdicts are counted by kind and printed; the test fails on any.
  *
- * Usage: check_crash [layout...]; no arguments runs the three classic
- * layouts.  The chunked layout is run by its own test (check_crash chunked)
- * because HDF5, underneath, gives its own guarantees; see doc/reliability.md.
- * A file that fails verification is kept as crash-fail-<layout>-<n>.nc.
+ * A second case, "points", replaces the clock by the fault-injecting byte
+ * I/O: every write and size change of a shorter writer is in turn the
+ * moment of death (see "crash points" below).
+ *
+ * Usage: check_crash [layout...] (cdf1, cdf1-share, cdf5, chunked); no
+ * arguments runs all four.  CK_RUN_CASE=sigkill or =points runs one case.
+ * A file that fails verification is kept as crash-fail-<layout>-<n>.nc
+ * (crash-fail-<layout>-<kind>-<n>.nc for a crash point).  What the test
+ * promises and its measured results: doc/reliability.md.
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +50,7 @@
 #include <unistd.h>
 
 #include "ncslab.h"
+#include "io_fault.h"
 
 #define NX          700     /* A's record: 2800 bytes */
 #define BLOCK       3       /* records per put */
@@ -100,17 +107,22 @@ static void make_file(const char *path, const layout *l)
     ck_assert(ncs_close(nc) == NCS_NOERR);
 }
 
-/* The writer: never returns.  Reports each synced record count, and
- * MAXREC+1 once it has closed the file. */
-static void writer(const char *path, const layout *l, int fd)
+/* Records the last completed ncs_sync covered (the crash points read it
+ * at the moment of a fault). */
+static uint64_t synced_now;
+
+/* The writer's script: appends maxrec records and closes; reports each
+ * synced record count to fd (when >= 0), and MAXREC+1 once it has closed
+ * the file.  Returns 0, or the exit code of the step that failed. */
+static int write_records(const char *path, const layout *l, int fd, size_t maxrec)
 {
     static double a[BLOCK * NX], b[BLOCK];
     int nc, s;
     uint64_t done;
     s = ncs_open(path, NCS_WRITE | (l->cmode & NCS_SHARE), &nc);
     if (s != NCS_NOERR)
-        _exit(10);
-    for (size_t r = 0; r < MAXREC; r += BLOCK) {
+        return 10;
+    for (size_t r = 0; r < maxrec; r += BLOCK) {
         size_t st[2] = { r, 0 }, ct[2] = { BLOCK, NX };
         for (size_t k = 0; k < BLOCK; k++) {
             for (size_t i = 0; i < NX; i++)
@@ -119,21 +131,27 @@ static void writer(const char *path, const layout *l, int fd)
         }
         if (ncs_put(nc, 0, st, ct, NULL, NULL, NCS_DOUBLE, a) != NCS_NOERR ||
             ncs_put(nc, 1, st, ct, NULL, NULL, NCS_DOUBLE, b) != NCS_NOERR)
-            _exit(11);
+            return 11;
         if ((r + BLOCK) % SYNC_EVERY == 0) {
             if (ncs_sync(nc) != NCS_NOERR)
-                _exit(12);
-            done = r + BLOCK;
-            if (write(fd, &done, sizeof done) != (ssize_t)sizeof done)
-                _exit(13);
+                return 12;
+            done = synced_now = r + BLOCK;
+            if (fd >= 0 && write(fd, &done, sizeof done) != (ssize_t)sizeof done)
+                return 13;
         }
     }
     if (ncs_close(nc) != NCS_NOERR)
-        _exit(14);
-    done = MAXREC + 1;
-    if (write(fd, &done, sizeof done) != (ssize_t)sizeof done)
-        _exit(13);
-    _exit(0);
+        return 14;
+    done = synced_now = MAXREC + 1;
+    if (fd >= 0 && write(fd, &done, sizeof done) != (ssize_t)sizeof done)
+        return 13;
+    return 0;
+}
+
+/* The killed writer: never returns. */
+static void writer(const char *path, const layout *l, int fd, size_t maxrec)
+{
+    _exit(write_records(path, l, fd, maxrec));
 }
 
 /* Kinds of verdict. */
@@ -226,7 +244,7 @@ static int crash_layout(const layout *l)
         ck_assert(pid >= 0);
         if (pid == 0) {
             close(fd[0]);
-            writer(path, l, fd[1]);
+            writer(path, l, fd[1], MAXREC);
         }
         close(fd[1]);
         waitpid(pid, &wst, 0);
@@ -251,7 +269,7 @@ static int crash_layout(const layout *l)
         ck_assert(pid >= 0);
         if (pid == 0) {
             close(fd[0]);
-            writer(path, l, fd[1]);
+            writer(path, l, fd[1], MAXREC);
         }
         close(fd[1]);
         usleep((useconds_t)delay);
@@ -292,6 +310,162 @@ static int crash_layout(const layout *l)
     return bad;
 }
 
+/* ---- crash points -----------------------------------------------------------
+ * The kills above land where the clock puts them.  Here every write (torn at
+ * the page boundary nearest its middle, as a killed process's write ends;
+ * not at all when it lies within a page) and every change of the file's size
+ * made by a shorter writer is in turn the moment of death: the
+ * fault-injecting byte I/O (lib/io_fault.c, which both back ends open their
+ * files through) fails the Nth operation of the kind and, at that moment,
+ * copies the file -- what a process killed then leaves behind.  Each copy
+ * must pass check_file against the last sync completed before the fault,
+ * and again after it was opened for writing and closed (which applies what
+ * a chunked file's journal holds, nc4_journal.c). */
+#define POINT_RECS 150      /* 5 syncs; more chunks than one B-tree node holds */
+
+static int point_fd = -1;
+static char point_snap[240];
+
+/* Copies a file with system calls only. */
+static void copy_file(const char *from, const char *to)
+{
+    char b[8192];
+    ssize_t k;
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    while (in >= 0 && out >= 0 && (k = read(in, b, sizeof b)) > 0)
+        if (write(out, b, (size_t)k) != k)
+            break;
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+}
+
+static void point_fire(void *arg, const char *path)
+{
+    uint64_t synced = synced_now;
+    (void)arg;
+    copy_file(path, point_snap);
+    if (write(point_fd, &synced, sizeof synced) != (ssize_t)sizeof synced)
+        _exit(13);
+}
+
+/* Runs the short writer in a child, the nth operation of kind failing (0:
+ * none, counting only).  Returns 1 when the fault fired, with the synced
+ * count of that moment; for nth 0, counts[] gets the operations of each
+ * kind. */
+static int run_point(const char *path, const layout *l, int kind, unsigned long long nth,
+                     uint64_t *synced, unsigned long long *counts)
+{
+    int fd[2], wst, fired = 0;
+    pid_t pid;
+    make_file(path, l);
+    ck_assert(pipe(fd) == 0);
+    pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        ncsi_fault_plan p;
+        int code;
+        close(fd[0]);
+        memset(&p, 0, sizeof p);
+        p.kind = kind;
+        p.nth = nth;
+        p.status = EIO;
+        p.torn = kind == NCSI_FAULT_WRITE;
+        p.tear_at = 4096;
+        p.on_fire = point_fire;
+        point_fd = fd[1];
+        ncsi_fault_io_install_plan(&p);
+        code = write_records(path, l, -1, POINT_RECS);
+        if (nth == 0) {
+            unsigned long long c[NCSI_FAULT_NKINDS];
+            for (int k = 0; k < NCSI_FAULT_NKINDS; k++)
+                c[k] = ncsi_fault_io_count(k);
+            if (write(fd[1], c, sizeof c) != (ssize_t)sizeof c)
+                code = 13;
+        }
+        _exit(nth == 0 ? code : 0);
+    }
+    close(fd[1]);
+    if (nth == 0) {
+        ck_assert(read(fd[0], counts, NCSI_FAULT_NKINDS * sizeof *counts) ==
+                  (ssize_t)(NCSI_FAULT_NKINDS * sizeof *counts));
+    } else {
+        fired = read(fd[0], synced, sizeof *synced) == (ssize_t)sizeof *synced;
+    }
+    close(fd[0]);
+    waitpid(pid, &wst, 0);
+    ck_assert_msg(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "%s: crash-point writer failed (%d)",
+                  l->name, WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+    return fired;
+}
+
+/* Every crash point of one layout; returns the number of bad copies. */
+static int crash_points(const layout *l)
+{
+    static const int kinds[] = { NCSI_FAULT_WRITE, NCSI_FAULT_SET_SIZE };
+    static const char *const kind_name[] = { "write", "set_size" };
+    unsigned long long counts[NCSI_FAULT_NKINDS];
+    int verdicts[NVERDICTS] = { 0 }, bad = 0, points = 0;
+    double t0 = now();
+    char path[200];
+
+    snprintf(path, sizeof path, "ut_crash_%s_%ld.nc", l->name, (long)getpid());
+    snprintf(point_snap, sizeof point_snap, "ut_crash_%s_%ld.snap.nc", l->name, (long)getpid());
+    run_point(path, l, NCSI_FAULT_WRITE, 0, NULL, counts);
+    for (int k = 0; k < 2; k++) {
+        for (unsigned long long n = 1; n <= counts[kinds[k]]; n++) {
+            uint64_t synced = 0;
+            size_t nrec;
+            int fill_tail, verdict;
+            char msg[300] = "";
+            unlink(point_snap);
+            if (!run_point(path, l, kinds[k], n, &synced, counts))
+                continue;
+            points++;
+            if (synced > MAXREC)
+                synced = POINT_RECS;
+            verdict = check_file(point_snap, synced, &nrec, &fill_tail, msg, sizeof msg);
+            if (verdict == OK) {
+                /* opened for writing, the file is repaired for good (a
+                 * chunked file's pending journal applied), and stays so */
+                size_t nrec2 = 0;
+                int nc, s = ncs_open(point_snap, NCS_WRITE, &nc);
+                if (s == NCS_NOERR)
+                    s = ncs_close(nc);
+                if (s != NCS_NOERR) {
+                    snprintf(msg, sizeof msg, "reopen for writing: %d (%s)", s, ncs_strerror(s));
+                    verdict = OPEN_FAILED;
+                } else {
+                    verdict = check_file(point_snap, synced, &nrec2, &fill_tail, msg, sizeof msg);
+                    if (verdict == OK && nrec2 != nrec) {
+                        snprintf(msg, sizeof msg, "numrecs %zu after reopening, %zu before", nrec2,
+                                 nrec);
+                        verdict = BAD_RECORD;
+                    }
+                }
+            }
+            verdicts[verdict]++;
+            if (verdict != OK) {
+                char keep[240];
+                snprintf(keep, sizeof keep, "crash-fail-%s-%s-%llu.nc", l->name, kind_name[k], n);
+                rename(point_snap, keep);
+                if (bad++ < 10)
+                    printf("  FAIL %s %s %llu of %llu: %s: %s (kept as %s)\n", l->name,
+                           kind_name[k], n, counts[kinds[k]], verdict_name[verdict], msg, keep);
+            }
+        }
+    }
+    unlink(point_snap);
+    unlink(path);
+    printf("%s: crash points: %d (%llu writes, torn; %llu size changes) in %.1f s |", l->name,
+           points, counts[NCSI_FAULT_WRITE], counts[NCSI_FAULT_SET_SIZE], now() - t0);
+    for (int i = 0; i < NVERDICTS; i++)
+        printf(" %s %d%s", verdict_name[i], verdicts[i], i + 1 < NVERDICTS ? "," : "\n");
+    fflush(stdout);
+    return bad;
+}
+
 static const layout *selected[8];
 static int nselected;
 
@@ -300,6 +474,14 @@ START_TEST(crash)
     const layout *l = selected[_i];
     int bad = crash_layout(l);
     ck_assert_msg(bad == 0, "%s: %d of the kills left a bad file", l->name, bad);
+}
+END_TEST
+
+START_TEST(points)
+{
+    const layout *l = selected[_i];
+    int bad = crash_points(l);
+    ck_assert_msg(bad == 0, "%s: %d of the crash points left a bad file", l->name, bad);
 }
 END_TEST
 
@@ -319,13 +501,17 @@ int main(int argc, char **argv)
         return 2;
     }
     if (nselected == 0)
-        for (int j = 0; j < 3; j++)
+        for (size_t j = 0; j < sizeof layouts / sizeof layouts[0]; j++)
             selected[nselected++] = &layouts[j];
     rng_state = env_ull("NCS_CRASH_SEED", (unsigned long long)time(NULL) ^ (unsigned)getpid());
     printf("check_crash: NCS_CRASH_SEED=%llu\n", rng_state);
     fflush(stdout);
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, crash, 0, nselected);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("points");
+    tcase_set_timeout(tc, 300);
+    tcase_add_loop_test(tc, points, 0, nselected);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
