@@ -18,12 +18,18 @@
  * NC_NETCDF4|NC_CLASSIC_MODEL and classic files (diff_nc4 compares them
  * live); record-bound codes must equal the classic back end's.
  */
+#include "config.h"
 #include "testutil.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <hdf5.h>
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #define PROG "chunked"
 #define NC4 (NCS_NETCDF4 | NCS_CLASSIC_MODEL)
@@ -1000,6 +1006,10 @@ static int stream_child(const char *path, int deflate, char *msg, size_t msgn)
     peak = peak_kib();
     snprintf(msg, msgn, "peak RSS grew by %ld KiB over %ld KiB (budget %u KiB, slack %d KiB)",
              peak - base, base, MEM_BUDGET / 1024, MEM_SLACK_KIB);
+    /* valgrind's allocator holds freed blocks back: the values were
+     * checked, the bound cannot be */
+    if (RUNNING_ON_VALGRIND)
+        return 0;
     return peak - base <= (long)(MEM_BUDGET / 1024) + MEM_SLACK_KIB ? 0 : 1;
 }
 
