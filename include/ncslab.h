@@ -185,8 +185,10 @@ int ncs_enddef(int ncid);
 int ncs__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree,
                 size_t r_align);
 
-/* Writes all buffered data and the header, then fsyncs.  In a read-only
- * file, re-reads the record count.  Errors: NCS_EBADID, NCS_EINDEFINE, I/O. */
+/* Writes all buffered data and the header, then fsyncs: once it returned,
+ * what it wrote survives the death of the process and a power loss, in
+ * either format (doc/reliability.md).  In a read-only file, re-reads the
+ * record count.  Errors: NCS_EBADID, NCS_EINDEFINE, I/O. */
 int ncs_sync(int ncid);
 
 /* Closes the file, discarding the changes of a define mode entered by

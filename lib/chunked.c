@@ -18,6 +18,12 @@
  * The record dimension is dimension 0; growing the record count extends
  * the dataset written to, as netCDF-C does; reads past a dataset's own
  * extent (but within the record count) return fill values.
+ *
+ * Commits (ncs_sync, ncs_enddef, ncs_close): every dirty chunk, then the
+ * metadata, then H5Fflush, then the file driver's commit (nc4_journal.c),
+ * which makes all of it the file's state at once.  A process killed at any
+ * point leaves the state of the last commit, whose extents cover only
+ * chunks already in the file.
  */
 #include "chunked.h"
 
@@ -636,10 +642,17 @@ static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
 
 static int ch_new_state(ncs_file *f, hid_t fid)
 {
-    chunked *cs = ncsi_calloc(1, sizeof *cs);
+    chunked *cs;
+    /* without the driver's handle nothing would ever be committed */
+    void *journal = ncsi_h5j_handle(fid);
+    if (journal == NULL)
+        return NCS_ERR(NCS_EHDFERR);
+    cs = ncsi_calloc(1, sizeof *cs);
     if (cs == NULL)
         return NCS_ERR(NCS_ENOMEM);
     cs->fid = fid;
+    cs->journal = journal;
+    ncsi_h5j_limit(journal, ncsi_cache_budget());
     cs->version = 4;
     f->state = cs;
     f->version = 4;
@@ -716,6 +729,35 @@ static int ensure_cvars(ncs_file *f)
     return NCS_NOERR;
 }
 
+static int flush_data(ncs_file *f)
+{
+    chunked *cs = CS(f);
+    int status = NCS_NOERR;
+    for (int i = 0; i < cs->nvars && status == NCS_NOERR; i++)
+        if (cs->vars[i] != NULL)
+            status = ncsi_cache_flush(cs->vars[i]);
+    return status;
+}
+
+/* Writes every dirty chunk, then the metadata, then makes that the file's
+ * committed state (nc4_journal.c): chunks first, so that no committed
+ * extent covers a chunk not in the file. */
+static int commit(ncs_file *f, int durable)
+{
+    chunked *cs = CS(f);
+    int status = flush_data(f);
+    if (status == NCS_NOERR && cs->meta_dirty)
+        status = ncsi_nc4_write(cs, &f->model);
+    if (status == NCS_NOERR && H5Fflush(cs->fid, H5F_SCOPE_LOCAL) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    if (status == NCS_NOERR)
+        status = ncsi_h5j_commit(cs->journal, durable);
+    /* chunks rewritten in place until the next commit: the cache's budget
+     * again (asked here, outside HDF5: the driver runs under HDF5's lock) */
+    ncsi_h5j_limit(cs->journal, ncsi_cache_budget());
+    return status;
+}
+
 static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_minfree,
                      size_t r_align)
 {
@@ -732,6 +774,10 @@ static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
         status = ncsi_nc4_write(cs, &f->model);
     if (status == NCS_NOERR)
         update_limits(f);
+    /* the new layout is committed, as netCDF-C flushes at enddef: a file
+     * created and killed afterwards opens, empty */
+    if (status == NCS_NOERR)
+        status = commit(f, 0);
     return status;
 }
 
@@ -743,28 +789,11 @@ static int ch_write_header(ncs_file *f)
     return NCS_NOERR;
 }
 
-static int flush_data(ncs_file *f)
-{
-    chunked *cs = CS(f);
-    int status = NCS_NOERR;
-    for (int i = 0; i < cs->nvars && status == NCS_NOERR; i++)
-        if (cs->vars[i] != NULL)
-            status = ncsi_cache_flush(cs->vars[i]);
-    return status;
-}
-
 static int ch_sync(ncs_file *f)
 {
-    chunked *cs = CS(f);
-    int status = NCS_NOERR;
     if (!(f->flags & NCSI_F_WRITE))
         return NCS_NOERR;
-    status = flush_data(f);
-    if (status == NCS_NOERR && cs->meta_dirty)
-        status = ncsi_nc4_write(cs, &f->model);
-    if (status == NCS_NOERR && H5Fflush(cs->fid, H5F_SCOPE_LOCAL) < 0)
-        status = NCS_ERR(NCS_EHDFERR);
-    return status;
+    return commit(f, 1);
 }
 
 static int ch_noop(ncs_file *f)
@@ -788,6 +817,10 @@ static int ch_close(ncs_file *f, int abort)
     }
     if (keep && !abort && cs->meta_dirty && status == NCS_NOERR)
         status = ncsi_nc4_write(cs, &f->model);
+    /* committed here: what HDF5 writes while closing is not (the driver
+     * discards it), so a failed close leaves the last committed state */
+    if (keep && status == NCS_NOERR)
+        status = commit(f, 0);
     ncsi_nc4_close_objects(cs);
     if (H5Fclose(cs->fid) < 0 && status == NCS_NOERR)
         status = NCS_ERR(NCS_EHDFERR);

@@ -63,6 +63,7 @@ typedef struct cvar {
 
 struct chunked {
     hid_t fid;
+    void *journal;               /* the file's driver handle (nc4_journal.c) */
     int nvars, capvars;
     cvar **vars;                 /* parallel to the model's variables */
     int ndimds;
@@ -84,6 +85,25 @@ int  ncsi_nc4_write(chunked *cs, const ncs_model *m);
 /* HDF5 file type of an external type, in native order. */
 hid_t ncsi_nc4_h5type(int xtype);
 void ncsi_nc4_close_objects(chunked *cs);
+
+/* ---- nc4_journal.c: the virtual file driver chunked files are opened with --
+ * Writes that would change what the last commit left in the file wait in
+ * memory until the next commit, which applies them atomically through a
+ * journal (see the file's comment). */
+/* The driver's id, registered with HDF5 on first use (negative: failed). */
+hid_t ncsi_h5j_driver(void);
+/* The driver handle of an open file, for the calls below. */
+void *ncsi_h5j_handle(hid_t fid);
+/* Makes everything HDF5 has written so far the file's committed state; to
+ * be called after H5Fflush succeeded.  With durable, the data are on
+ * stable storage when it returns (fdatasync).  Returns NCS_NOERR, NCS_ENOMEM
+ * or an errno value; on failure the previous commit still holds and the
+ * writes stay pending. */
+int  ncsi_h5j_commit(void *handle, int durable);
+/* How many bytes of chunks rewritten in place (pages the committed state
+ * holds) the driver keeps in memory until the next commit; past that, raw
+ * data go to the file directly.  0 until set. */
+void ncsi_h5j_limit(void *handle, size_t bytes);
 
 /* ---- chunked.c ------------------------------------------------------------ */
 cvar *ncsi_cvar_new(chunked *cs, int varid);

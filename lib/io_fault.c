@@ -68,6 +68,16 @@ static int fi_write(ncs_io *io, uint64_t off, const void *buf, size_t n)
     fault_io *f = (fault_io *)io;
     if (should_fail(NCSI_FAULT_WRITE)) {
         size_t part = plan.torn && n >= 2 ? n / 2 : 0;
+        if (part > 0 && plan.tear_at > 0) {
+            /* the boundary nearest the middle, strictly inside the write */
+            uint64_t t = plan.tear_at, mid = off + n / 2, lo = mid / t * t, hi = lo + t;
+            uint64_t cut = mid - lo <= hi - mid ? lo : hi;
+            if (cut <= off)
+                cut = hi;
+            if (cut >= off + n)
+                cut = lo > off ? lo : off;
+            part = (size_t)(cut - off);
+        }
         /* the prefix's own status does not matter: the call fails anyway */
         if (part > 0)
             (void)ncsi_io_write(f->inner, off, buf, part);

@@ -9,9 +9,9 @@
  * write the first half of its bytes (a torn write); a sticky plan fails every
  * later operation of the kind as well (a full disk stays full).
  *
- * Installing a plan points ncsi_io_open (the classic back end's opener) at
- * the wrapper; removing it restores ncsi_io_posix_open.  The chunked back
- * end does its I/O through HDF5 and is not affected.
+ * Installing a plan points ncsi_io_open (the opener of both back ends: the
+ * classic one directly, the chunked one through its HDF5 file driver,
+ * nc4_journal.c) at the wrapper; removing it restores ncsi_io_posix_open.
  *
  * The state is process-wide and unlocked: tests install a plan, run a
  * single-threaded script, read the counters and remove the plan.
@@ -39,6 +39,12 @@ typedef struct ncsi_fault_plan {
     int sticky;                /* operations of the kind after the Nth fail too */
     int torn;                  /* a failing write of n bytes first writes its
                                   first n/2 bytes (none when n < 2) */
+    size_t tear_at;            /* with torn, when not 0: the prefix ends instead
+                                  at the multiple of tear_at (a page of the
+                                  operating system's cache) inside the write
+                                  nearest its middle, none when there is no
+                                  such boundary -- how a write is cut short by
+                                  the death of its process */
     /* Called once when the plan first fires, after any torn prefix reached
      * the file and before the error is returned: path is the file's name.
      * A crash test copies the file here to see what a process killed at

@@ -125,10 +125,13 @@ static hid_t file_access_plist(void)
     if (fapl < 0)
         return -1;
     /* readable by HDF5 1.8, as netCDF-C writes its files; the weak close
-     * degree is netCDF-C's too, and HDF5 opens a file twice in one process
-     * (say, by netCDF-C and by ncslab) only with the same degree */
+     * degree is netCDF-C's too.  HDF5 shares one open file between ncslab's
+     * handles of it (the driver compares files); netCDF-C's handles, with
+     * HDF5's default driver, have their own */
     if (H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_WEAK) < 0) {
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_WEAK) < 0 ||
+        /* through the journal, so that a crash leaves a committed state */
+        ncsi_h5j_driver() < 0 || H5Pset_driver(fapl, ncsi_h5j_driver(), NULL) < 0) {
         H5Pclose(fapl);
         return -1;
     }
@@ -483,7 +486,10 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     hid_t space;
     char buf[128];
     (void)info;
-    if (H5Oget_info_by_name(group, name, &oi, H5P_DEFAULT) < 0) {
+    /* only what the link leads to: the full information would also walk
+     * each dataset's chunk index, which reading the metadata does not need
+     * (a damaged index then fails the reads that use it, not the open) */
+    if (H5Oget_info_by_name2(group, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0) {
         w->status = NCS_ERR(NCS_EHDFERR);
         return -1;
     }

@@ -18,12 +18,18 @@
  * NC_NETCDF4|NC_CLASSIC_MODEL and classic files (diff_nc4 compares them
  * live); record-bound codes must equal the classic back end's.
  */
+#include "config.h"
 #include "testutil.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <hdf5.h>
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #define PROG "chunked"
 #define NC4 (NCS_NETCDF4 | NCS_CLASSIC_MODEL)
@@ -939,7 +945,8 @@ static int reset_peak(void)
 #define MEM_NI 512                   /* 512 x 4096 floats = 8 MiB = 4 budgets */
 #define MEM_NJ 4096
 
-/* In a child process: stream-write then stream-read a float variable four
+/* In a child process: stream-write, stream-rewrite (reopened, so every
+ * chunk is rewritten in place) then stream-read a float variable four
  * times the cache budget, one row at a time (chunks of 64 x 256 floats,
  * 64 KiB, so each row touches 16 chunks and chunks are evicted before
  * they are complete); the peak resident set may not grow by more than the
@@ -975,12 +982,22 @@ static int stream_child(const char *path, int deflate, char *msg, size_t msgn)
         NCS_OK(ncs_put(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
     }
     NCS_OK(ncs_close(ncid));
+    /* rewritten in place: chunks the file already holds, which the file
+     * driver keeps back until the commit up to the budget (nc4_journal.c) */
+    NCS_OK(ncs_open(path, NCS_WRITE, &ncid));
+    for (size_t i = 0; i < MEM_NI; i++) {
+        size_t st[2] = {i, 0}, ct[2] = {1, MEM_NJ};
+        for (size_t j = 0; j < MEM_NJ; j++)
+            row[j] = (float)(i * 8 + j % 8 + 1);
+        NCS_OK(ncs_put(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
+    }
+    NCS_OK(ncs_close(ncid));
     NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
     for (size_t i = 0; i < MEM_NI; i++) {
         size_t st[2] = {i, 0}, ct[2] = {1, MEM_NJ};
         NCS_OK(ncs_get(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
         for (size_t j = 0; j < MEM_NJ; j++)
-            if (row[j] != (float)(i * 8 + j % 8)) {
+            if (row[j] != (float)(i * 8 + j % 8 + 1)) {
                 snprintf(msg, msgn, "v[%zu][%zu] = %g", i, j, row[j]);
                 return 2;
             }
@@ -989,6 +1006,10 @@ static int stream_child(const char *path, int deflate, char *msg, size_t msgn)
     peak = peak_kib();
     snprintf(msg, msgn, "peak RSS grew by %ld KiB over %ld KiB (budget %u KiB, slack %d KiB)",
              peak - base, base, MEM_BUDGET / 1024, MEM_SLACK_KIB);
+    /* valgrind's allocator holds freed blocks back: the values were
+     * checked, the bound cannot be */
+    if (RUNNING_ON_VALGRIND)
+        return 0;
     return peak - base <= (long)(MEM_BUDGET / 1024) + MEM_SLACK_KIB ? 0 : 1;
 }
 
