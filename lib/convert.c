@@ -282,8 +282,13 @@ int ncsi_decode_strided(int xtype, const void *src, ptrdiff_t xstep, size_t n,
                         int mtype, void *dst, ptrdiff_t dstep, int version)
 {
     assert(ncsi_type_size(xtype) && ncsi_type_size(mtype));
-    if (same_bits(xtype, mtype, version))
+    if (same_bits(xtype, mtype, version)) {
+        if (ncsi_type_size(xtype) == 1 && xstep == 1 && dstep == 1) {
+            memcpy(dst, src, n);    /* bytes have no byte order */
+            return NCS_NOERR;
+        }
         mtype = xtype;
+    }
     return dec_table[xtype][mtype](src, xstep, dst, dstep, n) ? NCS_ERANGE : NCS_NOERR;
 }
 
@@ -291,8 +296,13 @@ int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
                         int mtype, const void *src, ptrdiff_t sstep, int version)
 {
     assert(ncsi_type_size(xtype) && ncsi_type_size(mtype));
-    if (same_bits(xtype, mtype, version))
+    if (same_bits(xtype, mtype, version)) {
+        if (ncsi_type_size(xtype) == 1 && xstep == 1 && sstep == 1) {
+            memcpy(dst, src, n);
+            return NCS_NOERR;
+        }
         mtype = xtype;
+    }
     return enc_table[mtype][xtype](src, sstep, dst, xstep, n) ? NCS_ERANGE : NCS_NOERR;
 }
 
