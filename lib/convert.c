@@ -165,6 +165,15 @@ typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
  * (SSE2) lacks: each loop is also compiled for AVX2 and the loader picks
  * the version the processor runs (an ifunc).  Elsewhere, or with
  * -DNCSI_NO_CLONES, one version. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NCSI_NO_CLONES 1        /* ThreadSanitizer's instrumented resolvers run
+                                   at load time before its runtime is up */
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(NCSI_NO_CLONES)
+#define NCSI_NO_CLONES 1
+#endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
     !defined(NCSI_NO_CLONES) && defined(HAVE_TARGET_CLONES)
 #define VEC_CLONES __attribute__((target_clones("avx2", "default")))
