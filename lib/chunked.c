@@ -584,9 +584,11 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
     return status;
 }
 
-/* One element in the variable's own type from its pinned chunk, moving the
- * pin when the index leaves it. */
-static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
+/* Moves the pin to the chunk holding index (in bounds: checked) and reads
+ * the element; everything but the pinned case, kept out of line so that
+ * the pinned case stays small. */
+static __attribute__((noinline)) int ch_get1_slow(ncs_file *f, int varid, const size_t *index,
+                                                  void *buf)
 {
     chunked *cs = CS(f);
     cvar *cv;
@@ -596,33 +598,14 @@ static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     if (varid >= cs->nvars || (cv = cs->vars[varid]) == NULL || !cv->direct ||
         (nd = cv->ndims) == 0)
         return ncsi_get1_general(f, varid, index, buf);
-    if (cv->pptr != NULL) {
-        int d;
-        for (d = 0; d < nd; d++) {
-            uint64_t rel = index[d] - cv->plo[d];    /* wraps when below */
-            if (index[d] >= cv->lim[d] || rel >= cv->chunk[d])
-                break;
-            elem += rel * cv->estride[d];
-        }
-        if (d == nd) {
-            const unsigned char *e = cv->pptr + elem * cv->esz;
-            /* fixed-size copies: no call for a few bytes */
-            switch (cv->esz) {
-            case 1: memcpy(buf, e, 1); break;
-            case 2: memcpy(buf, e, 2); break;
-            case 4: memcpy(buf, e, 4); break;
-            default: memcpy(buf, e, 8); break;
-            }
-            return NCS_NOERR;
-        }
-    }
     for (int d = 0; d < nd; d++)
         if (index[d] >= cv->lim[d])
             return ncsi_get1_general(f, varid, index, buf);
-    /* move the pin to the chunk holding index */
     for (int d = 0; d < nd; d++) {
         uint64_t c = index[d] / cv->chunk[d];
         cv->plo[d] = c * cv->chunk[d];
+        cv->pext[d] = cv->lim[d] - cv->plo[d] < cv->chunk[d] ? cv->lim[d] - cv->plo[d]
+                                                              : cv->chunk[d];
         idx = (d == 0) ? c : idx * cv->grid[d] + c;
     }
     status = ncsi_cache_pin(cv, &chunk_ops, idx, cv->chunk_bytes, cv->pptr != NULL,
@@ -633,10 +616,37 @@ static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     }
     cv->pptr = p;
     cv->pidx = idx;
-    elem = 0;
     for (int d = 0; d < nd; d++)
         elem += (index[d] - cv->plo[d]) * cv->estride[d];
     memcpy(buf, cv->pptr + elem * cv->esz, cv->esz);
+    return NCS_NOERR;
+}
+
+/* One element in the variable's own type from its pinned chunk (a pin
+ * exists only for a direct variable of rank > 0), else the slow way. */
+static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
+{
+    chunked *cs = CS(f);
+    const cvar *cv;
+    const unsigned char *e;
+    uint64_t elem = 0;
+    if ((unsigned)varid >= (unsigned)cs->nvars || (cv = cs->vars[varid]) == NULL ||
+        cv->pptr == NULL)
+        return ch_get1_slow(f, varid, index, buf);
+    for (int d = 0; d < cv->ndims; d++) {
+        uint64_t rel = index[d] - cv->plo[d];    /* wraps when below */
+        if (rel >= cv->pext[d])
+            return ch_get1_slow(f, varid, index, buf);
+        elem += rel * cv->estride[d];
+    }
+    e = cv->pptr + elem * cv->esz;
+    /* fixed-size copies: no call for a few bytes */
+    switch (cv->esz) {
+    case 1: memcpy(buf, e, 1); break;
+    case 2: memcpy(buf, e, 2); break;
+    case 4: memcpy(buf, e, 4); break;
+    default: memcpy(buf, e, 8); break;
+    }
     return NCS_NOERR;
 }
 

@@ -54,10 +54,13 @@ typedef struct cvar {
     int attached;                /* dimension scales attached */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
-     * count for dimension 0 of a record variable) */
+     * count for dimension 0 of a record variable); pext[d] is how many
+     * indices from plo[d] both the chunk and lim[d] hold, when pinned (lim
+     * only grows, so a stale pext only sends a call the slow way) */
     unsigned char *pptr;
     uint64_t pidx;
     uint64_t plo[NCS_MAX_VAR_DIMS];
+    uint64_t pext[NCS_MAX_VAR_DIMS];
     uint64_t lim[NCS_MAX_VAR_DIMS];
 } cvar;
 
