@@ -1305,11 +1305,13 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
     uint64_t idx[FAST_GROUPS] = {0}, off;
     size_t msz = ncsi_type_size(memtype);
     unsigned char *mem = buf;
+    ncsi_conv_fn dec;
     int erange = 0, status;
     if (varid >= cl->nfast || fast_plan(&cl->fast[varid], start, count, &q) != NCS_NOERR)
         return NCSI_DECLINED;
     if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
+    dec = ncsi_decoder(cl->fast[varid].type, memtype, f->version);
     off = q.off;
     do {
         const unsigned char *p = ncsi_pc_peek(cl->pc, off, (size_t)q.span);
@@ -1318,8 +1320,7 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
             if (p == NULL)
                 return status != NCS_NOERR ? status : NCSI_DECLINED;
         }
-        erange |= ncsi_decode_strided(cl->fast[varid].type, p, q.step, (size_t)q.n[0],
-                                      memtype, mem, 1, f->version) != NCS_NOERR;
+        erange |= dec(p, q.step, mem, 1, (size_t)q.n[0]) != 0;
         mem += q.n[0] * msz;
     } while (fast_next(&q, idx, &off));
     return erange ? NCS_ERANGE : NCS_NOERR;

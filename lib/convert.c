@@ -301,6 +301,14 @@ int ncsi_decode_strided(int xtype, const void *src, ptrdiff_t xstep, size_t n,
     return dec_table[xtype][mtype](src, xstep, dst, dstep, n) ? NCS_ERANGE : NCS_NOERR;
 }
 
+ncsi_conv_fn ncsi_decoder(int xtype, int mtype, int version)
+{
+    assert(ncsi_type_size(xtype) && ncsi_type_size(mtype));
+    if (same_bits(xtype, mtype, version))
+        mtype = xtype;
+    return dec_table[xtype][mtype];
+}
+
 int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
                         int mtype, const void *src, ptrdiff_t sstep, int version)
 {

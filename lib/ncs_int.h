@@ -169,6 +169,13 @@ int ncsi_decode_strided(int xtype, const void *src, ptrdiff_t xstep, size_t n,
                         int mtype, void *dst, ptrdiff_t dstep, int version);
 int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
                         int mtype, const void *src, ptrdiff_t sstep, int version);
+/* The loop ncsi_decode_strided runs for (xtype, mtype) in a file of that
+ * version, for a caller that decodes many runs of one request: fn(src,
+ * xstep, dst, dstep, n) returns non-zero when some element was out of
+ * range (NCS_ERANGE). */
+typedef int (*ncsi_conv_fn)(const void *src, ptrdiff_t sstep, void *dst, ptrdiff_t dstep,
+                            size_t n);
+ncsi_conv_fn ncsi_decoder(int xtype, int mtype, int version);
 /* Native to native: n elements of stype, sstep apart, to dtype, dstep apart,
  * with the same range rules. */
 int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
