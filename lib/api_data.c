@@ -487,27 +487,44 @@ static int plain_request(const ncs_var *v, const size_t *count, const ptrdiff_t 
     return 1;
 }
 
+/* The file of a request the back end's fast path may take (NULL: the
+ * general path): a fast variable, plain strides and map (an ncvargetg whose
+ * map is the natural order is plain too), non-NULL arrays, and a memory
+ * type the general path would accept, resolved into *mtp. */
+static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_t *count,
+                           const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                           const void *buf, int *mtp)
+{
+    ncs_file *f;
+    int xt;
+    if (start == NULL || count == NULL || buf == NULL)
+        return NULL;
+    f = ncsi_file_get(ncid);
+    if (f == NULL || (unsigned)varid >= (unsigned)f->nfast)
+        return NULL;
+    if ((stride != NULL || imap != NULL) &&
+        !plain_request(&f->model.vars[varid], count, stride, imap))
+        return NULL;
+    xt = f->model.vars[varid].type;
+    if (!(memtype == NCS_NAT || memtype == xt ||
+          (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)))
+        return NULL;
+    *mtp = memtype == NCS_NAT ? xt : memtype;
+    return f;
+}
+
 int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf)
 {
     /* the common small request straight to the back end, when it has a
-     * fast path and the case is plain (an ncvargetg whose map is the
-     * natural order is too); everything else, and every error, through the
-     * general path */
-    if (start != NULL && count != NULL && buf != NULL) {
-        ncs_file *f = ncsi_file_get(ncid);
-        if (f != NULL && (unsigned)varid < (unsigned)f->nfast && f->store->get_vara != NULL &&
-            ((stride == NULL && imap == NULL) ||
-             plain_request(&f->model.vars[varid], count, stride, imap))) {
-            int xt = f->model.vars[varid].type;
-            if (memtype == NCS_NAT || memtype == xt ||
-                (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)) {
-                int status = f->store->get_vara(f, varid, start, count,
-                                                memtype == NCS_NAT ? xt : memtype, buf);
-                if (status != NCSI_DECLINED)
-                    return status;
-            }
-        }
+     * fast path; everything else, and every error, through the general
+     * path */
+    int mt;
+    ncs_file *f = fast_file(ncid, varid, start, count, stride, imap, memtype, buf, &mt);
+    if (f != NULL && f->store->get_vara != NULL) {
+        int status = f->store->get_vara(f, varid, start, count, mt, buf);
+        if (status != NCSI_DECLINED)
+            return status;
     }
     return transfer(ncid, varid, start, count, stride, imap, memtype, buf, 0);
 }
@@ -516,18 +533,12 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
             const void *buf)
 {
-    if (stride == NULL && imap == NULL && start != NULL && count != NULL && buf != NULL) {
-        ncs_file *f = ncsi_file_get(ncid);
-        if (f != NULL && (unsigned)varid < (unsigned)f->nfast && f->store->put_vara != NULL) {
-            int xt = f->model.vars[varid].type;
-            if (memtype == NCS_NAT || memtype == xt ||
-                (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)) {
-                int status = f->store->put_vara(f, varid, start, count,
-                                                memtype == NCS_NAT ? xt : memtype, buf);
-                if (status != NCSI_DECLINED)
-                    return status;
-            }
-        }
+    int mt;
+    ncs_file *f = fast_file(ncid, varid, start, count, stride, imap, memtype, buf, &mt);
+    if (f != NULL && f->store->put_vara != NULL) {
+        int status = f->store->put_vara(f, varid, start, count, mt, buf);
+        if (status != NCSI_DECLINED)
+            return status;
     }
     return transfer(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1);
 }
