@@ -1116,6 +1116,19 @@ static int put_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     return NCS_NOERR;
 }
 
+/* Row i of block b through the general run code. */
+static int row_get(xfer *x, const ncs_block *b, uint64_t i)
+{
+    return get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                   b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+}
+
+static int row_put(xfer *x, const ncs_block *b, uint64_t i)
+{
+    return put_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
+                   b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+}
+
 /* A block row by row.  Fast path: rows that lie inside one cached page are
  * decoded from it directly, the page found once for all the rows in it;
  * others (and everything without the fast path) go through get_run. */
@@ -1140,24 +1153,16 @@ static int get_block(void *ctx, const ncs_block *b)
             const unsigned char *p;
             if (off % PAGE_SIZE + span > PAGE_SIZE) {
                 /* the row straddles two pages */
-                status = get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
-                                 b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+                status = row_get(x, b, i);
                 if (status != NCS_NOERR)
                     return status;
                 lo = 1, hi = 0;
                 continue;
             }
+            /* inside one page: only an I/O error gives no pointer */
             p = ncsi_pc_span(x->cl->pc, off, (size_t)span, 0, &status);
-            if (p == NULL) {
-                if (status != NCS_NOERR)
-                    return status;
-                status = get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
-                                 b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
-                if (status != NCS_NOERR)
-                    return status;
-                lo = 1, hi = 0;
-                continue;
-            }
+            if (p == NULL)
+                return status;
             lo = off - off % PAGE_SIZE;
             hi = lo + PAGE_SIZE;
             page = p - off % PAGE_SIZE;
@@ -1169,8 +1174,7 @@ static int get_block(void *ctx, const ncs_block *b)
     return NCS_NOERR;
 rows:
     for (uint64_t i = 0; i < b->rows; i++) {
-        status = get_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
-                         b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+        status = row_get(x, b, i);
         if (status != NCS_NOERR)
             return status;
     }
@@ -1202,8 +1206,7 @@ static int put_block(void *ctx, const ncs_block *b)
                 x->erange = 1;
             continue;
         }
-        status = put_run(x, b->rec + i * b->rrec, b->elem + i * b->rfstep, b->n, b->fstep,
-                         b->moff + (ptrdiff_t)i * b->rmstep, b->mstep);
+        status = row_put(x, b, i);
         if (status != NCS_NOERR)
             return status;
     }
