@@ -7,8 +7,22 @@
  * owner's store callback when evicted, flushed or dropped.  A chunk larger
  * than the whole budget is still cached alone, so any budget works.
  *
- * Invariants: used == sum of the sizes of all entries; the hash table holds
- * exactly the live entries; a pointer returned by ncsi_cache_get stays
+ * The budget is a ceiling, not what the cache fills: it holds at most
+ * `target` bytes, which starts at TARGET_FLOOR (or the budget, if smaller)
+ * and grows only when it proves too small.  An entry evicted to stay
+ * within the target leaves a ghost (its key and size, no data) for as long
+ * as the ghosts' sizes sum to at most budget - target; a miss that finds a
+ * ghost is a chunk a larger cache would have kept, so the target grows by
+ * its size.  A working set of W bytes (a row of chunks under a row-major
+ * scan) thus settles at W after one pass, instead of filling the budget
+ * with chunks never read again (doc/performance.md, "Chunked scan
+ * memory").  The target returns to the floor when the cache empties.
+ *
+ * Invariants: used == sum of the sizes of all live entries; target <=
+ * budget; ghost_bytes == sum of the ghosts' sizes <= budget - target and
+ * nghosts <= GHOST_MAX; the hash table holds exactly the live entries and
+ * the ghosts, the LRU list the live entries, the ghost list the ghosts
+ * (oldest at its tail); a pointer returned by ncsi_cache_get stays
  * valid until the caller releases it (it may copy outside the lock while
  * other threads use the cache), one from ncsi_cache_pin until it is
  * unpinned or its owner's entries are dropped.  Held and pinned entries
@@ -30,14 +44,21 @@ typedef struct entry {
     size_t size;
     int dirty;
     int pins;                    /* pinned entries are never evicted */
+    int ghost;                   /* evicted: key and size only, data NULL */
     unsigned char *data;
-    struct entry *prev, *next;   /* LRU list: head is most recent */
+    struct entry *prev, *next;   /* LRU or ghost list: head is most recent */
 } entry;
+
+#define TARGET_FLOOR ((size_t)4 << 20)
+#define GHOST_MAX    4096
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static size_t budget = 16u << 20;
+static size_t target = TARGET_FLOOR;
 static size_t used;
 static entry *head, *tail;
+static entry *ghead, *gtail;     /* ghosts */
+static size_t nghosts, ghost_bytes;
 static entry **table;            /* open addressing, NULL or TOMB or entry */
 static size_t tcap, tcount, ttombs;
 static ncs_cache_counters counters;
@@ -66,7 +87,8 @@ static entry **slot_of(const void *owner, uint64_t idx)
 
 static int table_grow(void)
 {
-    size_t ncap = tcap ? tcap * 2 : 256;
+    /* mostly tombstones (entries come and go): rehash at the same size */
+    size_t ncap = tcap == 0 ? 256 : tcount * 4 < tcap ? tcap : tcap * 2;
     entry **nt = ncsi_calloc(ncap, sizeof *nt);
     if (nt == NULL)
         return NCS_ERR(NCS_ENOMEM);
@@ -104,28 +126,56 @@ static int table_insert(entry *e)
     return NCS_NOERR;
 }
 
-static void lru_unlink(entry *e)
+static void list_unlink(entry **h, entry **t, entry *e)
 {
     if (e->prev)
         e->prev->next = e->next;
     else
-        head = e->next;
+        *h = e->next;
     if (e->next)
         e->next->prev = e->prev;
     else
-        tail = e->prev;
+        *t = e->prev;
     e->prev = e->next = NULL;
 }
 
-static void lru_push(entry *e)
+static void list_push(entry **h, entry **t, entry *e)
 {
     e->prev = NULL;
-    e->next = head;
-    if (head)
-        head->prev = e;
-    head = e;
-    if (tail == NULL)
-        tail = e;
+    e->next = *h;
+    if (*h)
+        (*h)->prev = e;
+    *h = e;
+    if (*t == NULL)
+        *t = e;
+}
+
+static void lru_unlink(entry *e) { list_unlink(&head, &tail, e); }
+static void lru_push(entry *e) { list_push(&head, &tail, e); }
+
+static void table_remove(entry *e)
+{
+    entry **slot = slot_of(e->owner, e->idx);
+    assert(slot != NULL && *slot == e);
+    *slot = TOMB;
+    tcount--;
+    ttombs++;
+}
+
+static void ghost_free(entry *e)
+{
+    list_unlink(&ghead, &gtail, e);
+    nghosts--;
+    ghost_bytes -= e->size;
+    table_remove(e);
+    free(e);
+}
+
+/* Drops the oldest ghosts until they fit what the target may still grow. */
+static void ghosts_trim(void)
+{
+    while (gtail != NULL && (nghosts > GHOST_MAX || ghost_bytes > budget - target))
+        ghost_free(gtail);
 }
 
 static int write_back(entry *e)
@@ -141,36 +191,42 @@ static int write_back(entry *e)
     return status;
 }
 
-/* Removes e from the cache; a dirty entry is written back first (on a
- * write error it stays cached and dirty, so nothing is lost). */
-static int evict(entry *e, int writeback)
+/* Removes e's data from the cache; a dirty entry is written back first
+ * (on a write error it stays cached and dirty, so nothing is lost).  With
+ * as_ghost the key stays behind as a ghost, otherwise e is freed. */
+static int evict(entry *e, int writeback, int as_ghost)
 {
-    entry **slot;
     if (writeback) {
         int status = write_back(e);
         if (status != NCS_NOERR)
             return status;
     }
-    slot = slot_of(e->owner, e->idx);
-    assert(slot != NULL);
-    *slot = TOMB;
-    tcount--;
-    ttombs++;
     lru_unlink(e);
     used -= e->size;
     free(e->data);
-    free(e);
+    e->data = NULL;
+    if (as_ghost && e->size <= budget - target) {
+        e->ghost = 1;
+        e->dirty = 0;
+        list_push(&ghead, &gtail, e);
+        nghosts++;
+        ghost_bytes += e->size;
+        ghosts_trim();
+    } else {
+        table_remove(e);
+        free(e);
+    }
     return NCS_NOERR;
 }
 
-/* Makes room for need more bytes, keeping 'keep' cached. */
-static int make_room(size_t need, const entry *keep)
+/* Makes room for need more bytes within the target. */
+static int make_room(size_t need)
 {
     entry *e = tail;
-    while (e != NULL && used + need > budget) {
+    while (e != NULL && used + need > target) {
         entry *prev = e->prev;
-        if (e != keep && e->pins == 0) {
-            int status = evict(e, 1);
+        if (e->pins == 0) {
+            int status = evict(e, 1, 1);
             if (status != NCS_NOERR)
                 return status;
             counters.evictions++;
@@ -241,7 +297,7 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
     entry **slot, *e;
     int status = NCS_NOERR;
     slot = slot_of(owner, idx);
-    if (slot != NULL) {
+    if (slot != NULL && !(*slot)->ghost) {
         e = *slot;
         counters.hits++;
         if (e != head) {
@@ -250,7 +306,14 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
         }
     } else {
         counters.misses++;
-        status = make_room(size, NULL);
+        if (slot != NULL) {
+            /* a ghost: a cache larger by its size would have kept it */
+            e = *slot;
+            target = budget - target > e->size ? target + e->size : budget;
+            ghost_free(e);
+            ghosts_trim();
+        }
+        status = make_room(size);
         if (status != NCS_NOERR)
             goto done;
         e = ncsi_calloc(1, sizeof *e);
@@ -342,16 +405,26 @@ int ncsi_cache_drop(void *owner, int writeback)
     status = collect(owner, &l, &n);
     if (status == NCS_NOERR) {
         for (size_t i = 0; i < n; i++) {
-            status = evict(l[i], writeback);
+            status = evict(l[i], writeback, 0);
             if (status != NCS_NOERR) {
                 /* keep going: the file is closing; report the first error */
                 if (first == NCS_NOERR)
                     first = status;
-                evict(l[i], 0);
+                evict(l[i], 0, 0);
             }
         }
         free(l);
         status = first;
+        for (entry *e = ghead, *next; e != NULL; e = next) {
+            next = e->next;
+            if (e->owner == owner)
+                ghost_free(e);
+        }
+        if (used == 0) {
+            /* nothing cached: the next working set starts from the floor */
+            target = budget < TARGET_FLOOR ? budget : TARGET_FLOOR;
+            ghosts_trim();
+        }
     }
     pthread_mutex_unlock(&lock);
     return status;
@@ -362,7 +435,12 @@ int ncsi_cache_set_budget(size_t bytes)
     int status;
     pthread_mutex_lock(&lock);
     budget = bytes;
-    status = make_room(0, NULL);
+    if (target > budget)
+        target = budget;
+    else if (target < TARGET_FLOOR)
+        target = budget < TARGET_FLOOR ? budget : TARGET_FLOOR;
+    ghosts_trim();
+    status = make_room(0);
     pthread_mutex_unlock(&lock);
     return status;
 }

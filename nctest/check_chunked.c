@@ -372,6 +372,86 @@ START_TEST(test_stats)
 }
 END_TEST
 
+/* The budget is a ceiling: the cache starts at a 4 MiB target and grows
+ * only by chunks it evicted and then missed again.  A float variable of two
+ * rows of 96 chunks of 64 x 256 (64 KiB each, 6 MiB a chunk row), read row
+ * by row with the default 16 MiB budget: row 0 loads 96 chunks and keeps
+ * 64 (4 MiB), row 1 misses the 32 evicted ones, which grows the target to
+ * the 96 chunks of a row; rows 2-63 hit; row 64 loads the second chunk row,
+ * each chunk in place of one of the first.  A cache that filled its budget
+ * would miss 192 times and never evict. */
+#define AD_CI 64
+#define AD_CJ 256
+#define AD_NI (2 * AD_CI)
+#define AD_NJ (96 * AD_CJ)
+START_TEST(test_adaptive_target)
+{
+    char path[256];
+    int ncid, d[2], v;
+    size_t ch[2] = {AD_CI, AD_CJ};
+    static float row[AD_NJ];
+    stats s;
+    tu_path(path, sizeof path, PROG, "adaptive");
+    NCS_OK(ncs_set_chunk_cache(16u << 20));
+    NCS_OK(ncs_create(path, NCS_CLOBBER | NC4, &ncid));
+    NCS_OK(ncs_def_dim(ncid, "i", AD_NI, &d[0]));
+    NCS_OK(ncs_def_dim(ncid, "j", AD_NJ, &d[1]));
+    NCS_OK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, d, &v));
+    NCS_OK(ncs_def_var_chunking(ncid, v, NCS_CHUNKED, ch));
+    NCS_OK(ncs_enddef(ncid));
+    for (size_t i = 0; i < AD_NI; i++) {
+        size_t st[2] = {i, 0}, ct[2] = {1, AD_NJ};
+        for (size_t j = 0; j < AD_NJ; j++)
+            row[j] = (float)(i * 7 + j % 1000);
+        NCS_OK(ncs_put(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
+    }
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    ncs_reset_cache_stats();
+    for (size_t i = 0; i < AD_NI; i++) {
+        size_t st[2] = {i, 0}, ct[2] = {1, AD_NJ};
+        NCS_OK(ncs_get(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
+        for (size_t j = 0; j < AD_NJ; j++)
+            ck_assert_msg(row[j] == (float)(i * 7 + j % 1000), "v[%zu][%zu] = %g", i, j,
+                          (double)row[j]);
+        if (i == 1) {
+            s = get_stats();
+            ck_assert_uint_eq(s.misses, 96 + 32);
+            ck_assert_uint_eq(s.evictions, 32);
+        }
+    }
+    s = get_stats();
+    ck_assert_uint_eq(s.misses, 96 + 32 + 96);
+    ck_assert_uint_eq(s.evictions, 32 + 96);
+    ck_assert_uint_eq(s.hits + s.misses, (unsigned long long)AD_NI * 96);
+    NCS_OK(ncs_close(ncid));
+    /* closed, the cache is empty and its target back at 4 MiB: the same
+     * pass evicts the same chunks again */
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    ncs_reset_cache_stats();
+    for (size_t i = 0; i < 2; i++) {
+        size_t st[2] = {i, 0}, ct[2] = {1, AD_NJ};
+        NCS_OK(ncs_get(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
+    }
+    s = get_stats();
+    ck_assert_uint_eq(s.misses, 96 + 32);
+    ck_assert_uint_eq(s.evictions, 32);
+    NCS_OK(ncs_close(ncid));
+    /* a budget below the floor is the target: nothing stays for row 1 */
+    NCS_OK(ncs_set_chunk_cache(2u << 20));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    ncs_reset_cache_stats();
+    for (size_t i = 0; i < 2; i++) {
+        size_t st[2] = {i, 0}, ct[2] = {1, AD_NJ};
+        NCS_OK(ncs_get(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));
+    }
+    s = get_stats();
+    ck_assert_uint_eq(s.misses, 2 * 96);
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
+
 /* ---- never-written chunks ------------------------------------------------------ */
 
 /* Chunks nobody wrote read as the fill value (default or _FillValue), take
@@ -1068,6 +1148,7 @@ static Suite *chunked_suite(void)
     tcase_add_test(tc, test_budget_below_chunk);
     tcase_add_test(tc, test_many_files);
     tcase_add_test(tc, test_stats);
+    tcase_add_test(tc, test_adaptive_target);
     tcase_add_test(tc, test_fill_chunks);
     tcase_add_loop_test(tc, test_memory_bound, 0, 2);
     suite_add_tcase(s, tc);
