@@ -1179,6 +1179,87 @@ START_TEST(test_bounds_fixed)
 }
 END_TEST
 
+/* Runs that straddle the classic back end's 64 KiB pages.  Four variables
+ * of 40 x 1000 elements (bytes, shorts, ints and doubles: 40 KB to 320 KB
+ * each, so page boundaries fall inside rows at many offsets) take 400
+ * random slabs each: row blocks, column vectors (runs of elements 1000
+ * apart) and single rows, put then read back and compared with a copy in
+ * memory, then the whole variable is read after a reopen.  The fast path
+ * moves such runs through a scratch buffer; it must give what the general
+ * path gives. */
+#define PS_R 40
+#define PS_C 1000
+static const int ps_types[] = {NCS_BYTE, NCS_SHORT, NCS_INT, NCS_DOUBLE};
+START_TEST(test_page_straddle)
+{
+    char path[256];
+    int ncid, d[2], v[4];
+    static double model[4][PS_R * PS_C];
+    static double buf[PS_R * PS_C];
+    unsigned rng = 12345;
+    tu_path(path, sizeof path, PROG, "straddle");
+    NCS_OK(ncs_create(path, NCS_CLOBBER | NCS_64BIT_OFFSET, &ncid));
+    NCS_OK(ncs_def_dim(ncid, "r", PS_R, &d[0]));
+    NCS_OK(ncs_def_dim(ncid, "c", PS_C, &d[1]));
+    for (int k = 0; k < 4; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "v%d", k);
+        NCS_OK(ncs_def_var(ncid, name, ps_types[k], 2, d, &v[k]));
+    }
+    NCS_OK(ncs_enddef(ncid));
+    for (int k = 0; k < 4; k++) {
+        size_t st[2] = {0, 0}, ct[2] = {PS_R, PS_C};
+        for (size_t i = 0; i < PS_R * PS_C; i++)
+            model[k][i] = (double)((i * 7 + (size_t)k) % 100);
+        NCS_OK(ncs_put(ncid, v[k], st, ct, NULL, NULL, NCS_DOUBLE, model[k]));
+    }
+    for (int round = 0; round < 400; round++) {
+        for (int k = 0; k < 4; k++) {
+            size_t st[2], ct[2], n;
+            int kind = (int)((rng = rng * 1103515245u + 12345u) >> 16) % 3;
+            unsigned r1 = (rng = rng * 1103515245u + 12345u) >> 8;
+            unsigned r2 = (rng = rng * 1103515245u + 12345u) >> 8;
+            if (kind == 0) {                  /* a block of whole rows */
+                ct[0] = 1 + r1 % 12, ct[1] = PS_C;
+            } else if (kind == 1) {           /* a column vector: a strided run */
+                ct[0] = 2 + r1 % 12, ct[1] = 1;
+            } else {                          /* part of one row */
+                ct[0] = 1, ct[1] = 1 + r1 % PS_C;
+            }
+            st[0] = r2 % (PS_R - ct[0] + 1);
+            st[1] = (r2 >> 8) % (PS_C - ct[1] + 1);
+            n = ct[0] * ct[1];
+            for (size_t i = 0; i < n; i++)
+                buf[i] = (double)((round * 13 + (int)i + k) % 100);
+            NCS_OK(ncs_put(ncid, v[k], st, ct, NULL, NULL, NCS_DOUBLE, buf));
+            for (size_t i = 0; i < ct[0]; i++)
+                for (size_t j = 0; j < ct[1]; j++)
+                    model[k][(st[0] + i) * PS_C + st[1] + j] = buf[i * ct[1] + j];
+            /* read back the same slab, in the variable's own type's range */
+            memset(buf, 0, n * sizeof *buf);
+            NCS_OK(ncs_get(ncid, v[k], st, ct, NULL, NULL, NCS_DOUBLE, buf));
+            for (size_t i = 0; i < ct[0]; i++)
+                for (size_t j = 0; j < ct[1]; j++)
+                    ck_assert_msg(buf[i * ct[1] + j] == model[k][(st[0] + i) * PS_C + st[1] + j],
+                                  "round %d var %d [%zu][%zu]: %g, expected %g", round, k,
+                                  st[0] + i, st[1] + j, buf[i * ct[1] + j],
+                                  model[k][(st[0] + i) * PS_C + st[1] + j]);
+        }
+    }
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    for (int k = 0; k < 4; k++) {
+        size_t st[2] = {0, 0}, ct[2] = {PS_R, PS_C};
+        NCS_OK(ncs_get(ncid, v[k], st, ct, NULL, NULL, NCS_DOUBLE, buf));
+        for (size_t i = 0; i < PS_R * PS_C; i++)
+            ck_assert_msg(buf[i] == model[k][i], "after reopen: var %d element %zu: %g, expected %g",
+                          k, i, buf[i], model[k][i]);
+    }
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
+
 static Suite *slab_suite(void)
 {
     Suite *s = suite_create("slab");
@@ -1187,6 +1268,7 @@ static Suite *slab_suite(void)
     tcase_add_loop_test(tc, test_matrix_get_put, 0, NLAYOUTS * (MAXR + 1));
     tcase_add_loop_test(tc, test_scalar, 0, NBASIC);
     tcase_add_loop_test(tc, test_mapped_tiles, 0, NBASIC);
+    tcase_add_test(tc, test_page_straddle);
     suite_add_tcase(s, tc);
     tc = tcase_create("convert");
     tcase_add_loop_test(tc, test_convert_range, 0, NBASIC);
