@@ -1269,6 +1269,17 @@ static int fast_plan(const fastvar *fv, const size_t *start, const size_t *count
     }
     if (ng == 0)
         ng = 1;
+    if (q->gap[0] != xsz && (q->n[0] - 1) * q->gap[0] + xsz > PAGE_SIZE) {
+        /* a strided run longer than a page (one element per record, say):
+         * runs of one element, the strided group the rows */
+        if (ng == FAST_GROUPS)
+            return NCSI_DECLINED;
+        memmove(q->n + 1, q->n, (size_t)ng * sizeof q->n[0]);
+        memmove(q->gap + 1, q->gap, (size_t)ng * sizeof q->gap[0]);
+        q->n[0] = 1;
+        q->gap[0] = xsz;
+        ng++;
+    }
     if (q->gap[0] % xsz != 0)
         return NCSI_DECLINED;                /* record steps need not be whole elements */
     q->ng = ng;
@@ -1338,6 +1349,79 @@ static int copy_bytes(const void *src, ptrdiff_t sstep, void *dst, ptrdiff_t dst
     return 0;
 }
 
+/* Elements whole in the page of a run that starts off % PAGE_SIZE = in
+ * and straddles that page's end: the run's span is at most a page, so the
+ * rest is in the next page, but for one element that may cross the
+ * boundary itself. */
+static uint64_t first_part(uint64_t in, uint64_t gap, uint64_t xsz)
+{
+    return in + xsz <= PAGE_SIZE ? (PAGE_SIZE - in - xsz) / gap + 1 : 0;
+}
+
+/* A run of n elements gap bytes (step elements) apart at off that
+ * straddles two pages: decoded from the first page, the element across
+ * the boundary (if any) through a small buffer, the rest from the second.
+ * Sets *bad when an element is out of range. */
+static int straddle_get(classic *cl, uint64_t off, uint64_t gap, ptrdiff_t step,
+                        ncsi_conv_fn dec, unsigned char *mem, size_t msz, size_t n, int *bad)
+{
+    uint64_t in = off % PAGE_SIZE, xsz = gap / (uint64_t)step;
+    size_t e = (size_t)first_part(in, gap, xsz);
+    const unsigned char *p;
+    unsigned char one[8];
+    int status;
+    if (e > 0) {
+        if ((p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status)) == NULL)
+            return status;
+        *bad |= dec(p + in, step, mem, 1, e) != 0;
+    }
+    if (in + e * gap < PAGE_SIZE) {
+        status = ncsi_pc_read(cl->pc, off + e * gap, one, (size_t)xsz);
+        if (status != NCS_NOERR)
+            return status;
+        *bad |= dec(one, 1, mem + e * msz, 1, 1) != 0;
+        e++;
+    }
+    if (e < n) {
+        if ((p = ncsi_pc_page(cl->pc, off / PAGE_SIZE + 1, &status)) == NULL)
+            return status;
+        *bad |= dec(p + (in + e * gap - PAGE_SIZE), step, mem + e * msz, 1, n - e) != 0;
+    }
+    return NCS_NOERR;
+}
+
+/* The same for a put: encoded into the two pages, the element across the
+ * boundary through a small buffer. */
+static int straddle_put(ncs_file *f, int xtype, uint64_t off, uint64_t gap, ptrdiff_t step,
+                        int memtype, const unsigned char *mem, size_t n, int *bad)
+{
+    classic *cl = (classic *)f->state;
+    uint64_t in = off % PAGE_SIZE, xsz = gap / (uint64_t)step;
+    size_t e = (size_t)first_part(in, gap, xsz), msz = ncsi_type_size(memtype);
+    unsigned char *p, one[8];
+    int status;
+    if (e > 0) {
+        if ((p = ncsi_pc_span(cl->pc, off, (size_t)((e - 1) * gap + xsz), 1, &status)) == NULL)
+            return status;
+        *bad |= ncsi_encode_strided(xtype, p, step, e, memtype, mem, 1, f->version) != 0;
+    }
+    if (in + e * gap < PAGE_SIZE) {
+        *bad |= ncsi_encode_strided(xtype, one, 1, 1, memtype, mem + e * msz, 1, f->version) != 0;
+        status = ncsi_pc_write(cl->pc, off + e * gap, one, (size_t)xsz);
+        if (status != NCS_NOERR)
+            return status;
+        e++;
+    }
+    if (e < n) {
+        uint64_t o = off + e * gap;
+        if ((p = ncsi_pc_span(cl->pc, o, (size_t)((n - e - 1) * gap + xsz), 1, &status)) == NULL)
+            return status;
+        *bad |= ncsi_encode_strided(xtype, p, step, n - e, memtype, mem + e * msz, 1,
+                                    f->version) != 0;
+    }
+    return NCS_NOERR;
+}
+
 static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
                        int memtype, void *buf)
 {
@@ -1370,21 +1454,20 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
             uint64_t in = o % PAGE_SIZE, k;
             const unsigned char *p;
             if (in + span > PAGE_SIZE) {
-                /* the run straddles two pages: through the scratch buffer */
-                status = ncsi_pc_read(cl->pc, o, cl->scratch, (size_t)span);
+                status = straddle_get(cl, o, q.gap[0], q.step, dec, mem, msz, n0, &erange);
                 if (status != NCS_NOERR)
                     return status;
-                erange |= dec(cl->scratch, q.step, mem, 1, n0) != 0;
                 mem += rowbytes;
                 o += gap1;
                 i++;
                 continue;
             }
-            p = ncsi_pc_peek(cl->pc, o, (size_t)span);
-            if (p == NULL && (p = ncsi_pc_span(cl->pc, o, (size_t)span, 0, &status)) == NULL)
+            p = ncsi_pc_page(cl->pc, o / PAGE_SIZE, &status);
+            if (p == NULL)
                 return status;
+            p += in;
             /* rows i.. that lie in this page */
-            k = gap1 == 0 ? 1 : (PAGE_SIZE - in - span) / gap1 + 1;
+            k = gap1 == 0 || gap1 >= PAGE_SIZE ? 1 : (PAGE_SIZE - in - span) / gap1 + 1;
             if (k > n1 - i)
                 k = n1 - i;
             for (uint64_t j = 0; j < k; j++, p += gap1, mem += rowbytes)
@@ -1416,15 +1499,8 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
         if (p == NULL) {
             if (status != NCS_NOERR)
                 return status;
-            /* the run straddles two pages: encoded in the scratch buffer
-             * (over the bytes between its elements), then written */
-            p = cl->scratch;
-            if (q.step != 1 &&
-                (status = ncsi_pc_read(cl->pc, off, p, (size_t)q.span)) != NCS_NOERR)
-                return status;
-            erange |= ncsi_encode_strided(cl->fast[varid].type, p, q.step, (size_t)q.n[0],
-                                          memtype, mem, 1, f->version) != NCS_NOERR;
-            status = ncsi_pc_write(cl->pc, off, p, (size_t)q.span);
+            status = straddle_put(f, cl->fast[varid].type, off, q.gap[0], q.step, memtype,
+                                  mem, (size_t)q.n[0], &erange);
             if (status != NCS_NOERR)
                 return status;
             mem += q.n[0] * msz;

@@ -146,6 +146,9 @@ size_t ncsi_pc_page_size(const ncs_pc *pc);
 /* Pointer to n bytes at off inside one cached page, or NULL when the range
  * crosses a page or is not cached-able; for_write marks the page dirty. */
 unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write, int *status);
+/* The start of cached page pno, for reading, or NULL with *status set; its
+ * bytes past the logical size are not the file's (check before reading). */
+const unsigned char *ncsi_pc_page(ncs_pc *pc, uint64_t pno, int *status);
 /* memmove within the file; *donep (if not NULL) gets the bytes moved, at
  * the end of the range when to > from, at its start otherwise. */
 int  ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n, uint64_t *donep);

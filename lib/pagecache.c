@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DM_SIZE 64
+
 typedef struct page {
     uint64_t pno;
     uint64_t stamp;        /* LRU clock */
@@ -37,6 +39,7 @@ struct ncs_pc {
     page *mru;             /* most recently used: checked first */
     uint64_t clock;
     uint64_t lsize;        /* logical file size */
+    page *dm[DM_SIZE];     /* ncsi_pc_page's guesses, by page number mod DM_SIZE */
 };
 
 /* ---- the page index: open addressing, linear probing, deletion by
@@ -247,6 +250,23 @@ unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write,
     if (for_write)
         mark_dirty(pc, p, in, in + n);
     return p->buf + in;
+}
+
+/* A guess at where page pno is kept: an entry of dm is only ever a page
+ * structure of pc, so checking its number and validity is enough (a page
+ * reused for another number, or dropped, fails the check). */
+const unsigned char *ncsi_pc_page(ncs_pc *pc, uint64_t pno, int *status)
+{
+    page *p = pc->dm[pno % DM_SIZE];
+    if (p != NULL && p->pno == pno && p->valid) {
+        p->stamp = ++pc->clock;
+        return p->buf;
+    }
+    *status = page_get(pc, pno, &p);
+    if (*status != NCS_NOERR)
+        return NULL;
+    pc->dm[pno % DM_SIZE] = p;
+    return p->buf;
 }
 
 /* Flushes (for reads) or overwrites (for writes) the cached copies of pages

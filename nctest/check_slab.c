@@ -1179,9 +1179,11 @@ START_TEST(test_bounds_fixed)
 }
 END_TEST
 
-/* Runs that straddle the classic back end's 64 KiB pages.  Four variables
- * of 40 x 1000 elements (bytes, shorts, ints and doubles: 40 KB to 320 KB
- * each, so page boundaries fall inside rows at many offsets) take 400
+/* Runs that straddle the classic back end's 64 KiB pages.  Five variables
+ * of 40 x 1000 elements (bytes, shorts, ints and two of doubles: 40 KB to
+ * 320 KB each, so page boundaries fall inside rows at many offsets; a
+ * 4-byte variable between the doubles puts one of them 4 bytes off an
+ * 8-byte boundary, so some of its elements cross a page end) take 400
  * random slabs each: row blocks, column vectors (runs of elements 1000
  * apart) and single rows, put then read back and compared with a copy in
  * memory, then the whole variable is read after a reopen.  The fast path
@@ -1189,32 +1191,36 @@ END_TEST
  * path gives. */
 #define PS_R 40
 #define PS_C 1000
-static const int ps_types[] = {NCS_BYTE, NCS_SHORT, NCS_INT, NCS_DOUBLE};
+static const int ps_types[] = {NCS_BYTE, NCS_SHORT, NCS_INT, NCS_DOUBLE, NCS_DOUBLE};
+#define PS_NV 5
 START_TEST(test_page_straddle)
 {
     char path[256];
-    int ncid, d[2], v[4];
-    static double model[4][PS_R * PS_C];
+    int ncid, d[3], v[PS_NV], pad;
+    static double model[PS_NV][PS_R * PS_C];
     static double buf[PS_R * PS_C];
     unsigned rng = 12345;
     tu_path(path, sizeof path, PROG, "straddle");
     NCS_OK(ncs_create(path, NCS_CLOBBER | NCS_64BIT_OFFSET, &ncid));
     NCS_OK(ncs_def_dim(ncid, "r", PS_R, &d[0]));
     NCS_OK(ncs_def_dim(ncid, "c", PS_C, &d[1]));
-    for (int k = 0; k < 4; k++) {
+    NCS_OK(ncs_def_dim(ncid, "one", 1, &d[2]));
+    for (int k = 0; k < PS_NV; k++) {
         char name[8];
         snprintf(name, sizeof name, "v%d", k);
+        if (k == PS_NV - 1)
+            NCS_OK(ncs_def_var(ncid, "pad", NCS_INT, 1, &d[2], &pad));
         NCS_OK(ncs_def_var(ncid, name, ps_types[k], 2, d, &v[k]));
     }
     NCS_OK(ncs_enddef(ncid));
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < PS_NV; k++) {
         size_t st[2] = {0, 0}, ct[2] = {PS_R, PS_C};
         for (size_t i = 0; i < PS_R * PS_C; i++)
             model[k][i] = (double)((i * 7 + (size_t)k) % 100);
         NCS_OK(ncs_put(ncid, v[k], st, ct, NULL, NULL, NCS_DOUBLE, model[k]));
     }
     for (int round = 0; round < 400; round++) {
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < PS_NV; k++) {
             size_t st[2], ct[2], n;
             int kind = (int)((rng = rng * 1103515245u + 12345u) >> 16) % 3;
             unsigned r1 = (rng = rng * 1103515245u + 12345u) >> 8;
@@ -1248,7 +1254,7 @@ START_TEST(test_page_straddle)
     }
     NCS_OK(ncs_close(ncid));
     NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < PS_NV; k++) {
         size_t st[2] = {0, 0}, ct[2] = {PS_R, PS_C};
         NCS_OK(ncs_get(ncid, v[k], st, ct, NULL, NULL, NCS_DOUBLE, buf));
         for (size_t i = 0; i < PS_R * PS_C; i++)
