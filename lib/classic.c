@@ -1257,7 +1257,8 @@ static int fast_plan(const fastvar *fv, const size_t *start, const size_t *count
         q->off += start[d] * fv->bstride[d];
         if (count[d] == 1)
             continue;
-        if (ng > 0 && q->n[ng - 1] * q->gap[ng - 1] == fv->bstride[d]) {
+        if (ng > 0 && q->n[ng - 1] * q->gap[ng - 1] == fv->bstride[d] &&
+            (ng > 1 || (q->n[0] * count[d] - 1) * q->gap[0] + xsz <= PAGE_SIZE)) {
             q->n[ng - 1] *= count[d];        /* contiguous with the group inside */
             continue;
         }
