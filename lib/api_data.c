@@ -290,6 +290,7 @@ static int check_memory(const ncs_slab *s, size_t msz)
 #define MAPPED_PIECE (256 * 1024)
 #define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
 
+#define MAPPED_FAST_DIMS 8
 static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
     size_t msz = ncsi_type_size(memtype);
@@ -298,6 +299,11 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
     union { unsigned char b[MAPPED_SMALL]; uint64_t align; } small;
     unsigned char *tmp = NULL;
     ncs_slab p;
+    /* with unit strides each piece is a plain request, which the back
+     * end's fast path may take */
+    size_t pst[MAPPED_FAST_DIMS], pct[MAPPED_FAST_DIMS];
+    int plain = f->store->get_vara != NULL && (unsigned)varid < (unsigned)f->nfast &&
+                nd <= MAPPED_FAST_DIMS;
 
     assert(nd > 0 && s->nelems > 0);
     /* pieces: single indices of dimensions 0..k-1, per indices of k, the
@@ -321,6 +327,8 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
     }
     for (int d = 0; d < k; d++)
         idx[d] = 0;
+    for (int d = 0; d < nd && plain; d++)
+        plain = s->stride[d] == 1;
     for (;;) {
         for (uint64_t j = 0; j < s->count[k]; j += per) {
             ptrdiff_t moff = 0, step = 1;
@@ -337,7 +345,16 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
                 p.imap[d] = step;
                 step *= (ptrdiff_t)p.count[d];
             }
-            status = f->store->get(f, varid, &p, memtype, tmp);
+            status = NCSI_DECLINED;
+            if (plain) {
+                for (int d = 0; d < nd; d++) {
+                    pst[d] = (size_t)p.start[d];
+                    pct[d] = (size_t)p.count[d];
+                }
+                status = f->store->get_vara(f, varid, pst, pct, memtype, tmp);
+            }
+            if (status == NCSI_DECLINED)
+                status = f->store->get(f, varid, &p, memtype, tmp);
             if (status == NCS_ERANGE)
                 erange = 1;
             else if (status != NCS_NOERR)
