@@ -354,7 +354,9 @@ int ncs_def_var_fletcher32(int ncid, int varid, int fletcher32);
 int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p);
 
 /* The chunk cache: one budget in bytes of decoded chunks, shared by every
- * open chunked file (default 16 MiB).  Errors: NCS_EINVAL for 0. */
+ * open chunked file (default 16 MiB).  The budget is a ceiling: the cache
+ * starts at 4 MiB and grows only when chunks it evicted are asked for
+ * again (doc/chunking.md).  Errors: NCS_EINVAL for 0. */
 int ncs_set_chunk_cache(size_t bytes);
 int ncs_get_chunk_cache(size_t *bytesp);
 /* Counters of the chunk cache since the library loaded (or the last reset):
