@@ -162,24 +162,8 @@ typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
                        ptrdiff_t dstep, size_t n);
 
 /* The byte swaps need a byte shuffle to vectorise, which x86-64's baseline
- * (SSE2) lacks: each loop is also compiled for AVX2 and the loader picks
- * the version the processor runs (an ifunc).  Elsewhere, or with
- * -DNCSI_NO_CLONES, one version. */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define NCSI_NO_CLONES 1        /* ThreadSanitizer's instrumented resolvers run
-                                   at load time before its runtime is up */
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__) && !defined(NCSI_NO_CLONES)
-#define NCSI_NO_CLONES 1
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(NCSI_NO_CLONES) && defined(HAVE_TARGET_CLONES)
-#define VEC_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define VEC_CLONES
-#endif
+ * (SSE2) lacks: each loop is also built for AVX2 (NCSI_VEC_CLONES). */
+#define VEC_CLONES NCSI_VEC_CLONES
 
 /* decode: external XT (big-endian), xstep elements apart -> memory MT,
  * dstep apart.  The unit-step loop is kept separate so it vectorises. */

@@ -317,6 +317,27 @@ typedef int (*ncs_block_fn)(void *ctx, const ncs_block *b);
 int ncsi_slab_blocks(const ncs_slab *s, const uint64_t *dsizes, ncs_block_fn fn,
                      void *ctx);
 
+/* ---- vector clones --------------------------------------------------------
+ * x86-64's baseline (SSE2) lacks byte shuffles and three-operand vector
+ * instructions: a function marked NCSI_VEC_CLONES is also compiled for AVX2
+ * and the loader picks the version the processor runs (an ifunc).
+ * Elsewhere, under ThreadSanitizer, or with -DNCSI_NO_CLONES, one version. */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NCSI_NO_CLONES 1        /* ThreadSanitizer's instrumented resolvers run
+                                   at load time before its runtime is up */
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(NCSI_NO_CLONES)
+#define NCSI_NO_CLONES 1
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(NCSI_NO_CLONES) && defined(HAVE_TARGET_CLONES)
+#define NCSI_VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NCSI_VEC_CLONES
+#endif
+
 /* ---- chunk filters (filters.c) ----------------------------------------------- */
 #define NCSI_FILTER_DEFLATE    1u
 #define NCSI_FILTER_SHUFFLE    2u

@@ -377,7 +377,8 @@ typedef uint64_t v2u64 __attribute__((vector_size(16)));
 #define UNPAREN(...) __VA_ARGS__
 
 #define DEF_TILE(NAME, VT, B, LO, HI)                                          \
-    static void NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, \
+    static inline __attribute__((always_inline)) void                          \
+    NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,       \
                      ptrdiff_t dbytes)                                         \
     {                                                                          \
         VT r[B], t[B];                                                         \
@@ -402,42 +403,79 @@ DEF_TILE(tile1, v16u8, 16,
          (8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31))
 DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 15))
 DEF_TILE(tile4, v4u32, 4, (0, 4, 1, 5), (2, 6, 3, 7))
-DEF_TILE(tile8, v2u64, 2, (0, 2), (1, 3))
+/* 8-byte elements: a 16-byte tile holds only 2 x 2 of them, so a tile is
+ * 4 x 4 (rows of two vectors), its four 2 x 2 blocks transposed with one
+ * interleave each: the per-tile addressing is spread over 16 elements. */
+static void tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,
+                  ptrdiff_t dbytes)
+{
+    v2u64 a[4], b[4];
+    _Pragma("GCC unroll 4")
+    for (int i = 0; i < 4; i++) {
+        memcpy(&a[i], src + i * sbytes, 16);
+        memcpy(&b[i], src + i * sbytes + 16, 16);
+    }
+    _Pragma("GCC unroll 2")
+    for (int i = 0; i < 4; i += 2) {
+        v2u64 lo = __builtin_shufflevector(a[i], a[i + 1], 0, 2);
+        v2u64 hi = __builtin_shufflevector(a[i], a[i + 1], 1, 3);
+        memcpy(dst + i * 8, &lo, 16);
+        memcpy(dst + dbytes + i * 8, &hi, 16);
+        lo = __builtin_shufflevector(b[i], b[i + 1], 0, 2);
+        hi = __builtin_shufflevector(b[i], b[i + 1], 1, 3);
+        memcpy(dst + 2 * dbytes + i * 8, &lo, 16);
+        memcpy(dst + 3 * dbytes + i * 8, &hi, 16);
+    }
+}
 #endif
 
-/* Tiles cover the plane; where rows or cols is not a multiple of B, the
- * last tile of a row or column overlaps the one before (its elements are
- * written twice, with the same values). */
-#define TILES(TILE, B)                                                         \
+/* Tiles of BR rows and BC columns cover the plane; where rows or cols is
+ * not a multiple of them, the last tile of a row or column overlaps the
+ * one before (its elements are written twice, with the same values). */
+#define TILES(TILE, BR, BC)                                                    \
     do {                                                                       \
-        for (size_t i_ = 0;; i_ += (B)) {                                      \
-            if (i_ + (B) > rows)                                               \
-                i_ = rows - (B);                                               \
-            for (size_t j_ = 0;; j_ += (B)) {                                  \
-                if (j_ + (B) > cols)                                           \
-                    j_ = cols - (B);                                           \
+        for (size_t i_ = 0;; i_ += (BR)) {                                     \
+            if (i_ + (BR) > rows)                                              \
+                i_ = rows - (BR);                                              \
+            for (size_t j_ = 0;; j_ += (BC)) {                                 \
+                if (j_ + (BC) > cols)                                          \
+                    j_ = cols - (BC);                                          \
                 TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
                      dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e); \
-                if (j_ + (B) == cols)                                          \
+                if (j_ + (BC) == cols)                                         \
                     break;                                                     \
             }                                                                  \
-            if (i_ + (B) == rows)                                              \
+            if (i_ + (BR) == rows)                                             \
                 break;                                                         \
         }                                                                      \
     } while (0)
 
+#ifdef HAVE_TILES
+/* Two 4 x 4 tiles of 4-byte elements side by side (4 rows, 8 columns):
+ * the addressing of a tile is spread over 32 elements. */
+static void tile4w(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,
+                   ptrdiff_t dbytes)
+{
+    tile4(src, sbytes, dst, dbytes);
+    tile4(src + 16, sbytes, dst + 4 * dbytes, dbytes);
+}
+#endif
+
+NCSI_VEC_CLONES
 static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char *dst,
                       ptrdiff_t dstride, size_t rows, size_t cols, size_t esz)
 {
 #ifdef HAVE_TILES
-    size_t b = esz <= 8 && (esz & (esz - 1)) == 0 ? 16 / esz : 0;
+    /* tile rows and columns */
+    size_t br = esz == 8 ? 4 : esz <= 4 && (esz & (esz - 1)) == 0 ? 16 / esz : 0;
+    size_t bc = esz == 4 ? 8 : br;
     ptrdiff_t e = (ptrdiff_t)esz;
-    if (b > 0 && rows >= b && cols >= b) {
+    if (br > 0 && rows >= br && cols >= bc) {
         switch (esz) {
-        case 1: TILES(tile1, 16); break;
-        case 2: TILES(tile2, 8); break;
-        case 4: TILES(tile4, 4); break;
-        default: TILES(tile8, 2); break;
+        case 1: TILES(tile1, 16, 16); break;
+        case 2: TILES(tile2, 8, 8); break;
+        case 4: TILES(tile4w, 4, 8); break;
+        default: TILES(tile8, 4, 4); break;
         }
         return;
     }
