@@ -351,6 +351,12 @@ done:
     return status;
 }
 
+static int by_index(const void *a, const void *b)
+{
+    uint64_t x = (*(entry *const *)a)->idx, y = (*(entry *const *)b)->idx;
+    return x < y ? -1 : x > y;
+}
+
 /* Entries of owner, in chunk-index order (so write-back is sequential). */
 static int collect(void *owner, entry ***list, size_t *n)
 {
@@ -366,15 +372,7 @@ static int collect(void *owner, entry ***list, size_t *n)
     for (entry *e = head; e != NULL; e = e->next)
         if (e->owner == owner)
             l[k++] = e;
-    for (size_t i = 1; i < k; i++) {
-        entry *x = l[i];
-        size_t j = i;
-        while (j > 0 && l[j - 1]->idx > x->idx) {
-            l[j] = l[j - 1];
-            j--;
-        }
-        l[j] = x;
-    }
+    qsort(l, k, sizeof *l, by_index);
     *list = l;
     *n = k;
     return NCS_NOERR;
