@@ -530,6 +530,54 @@ static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_
     return f;
 }
 
+/* A small get with a map that is not the natural order (an ncvargetg of
+ * a plane, transposed): read densely by the back end's fast path into a
+ * stack buffer, then placed by ncsi_slab_scatter, without the general
+ * path's slab.  Only unit strides, maps that are not negative, at most
+ * MAPPED_FAST_DIMS dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for
+ * anything else, and wherever the back end declines (every error). */
+static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                            void *buf)
+{
+    union { unsigned char b[MAPPED_SMALL]; uint64_t align; } dense;
+    const ncs_var *v = &f->model.vars[varid];
+    int nd = v->ndims, xt = v->type, status, scattered;
+    uint64_t n = 1;
+    size_t msz;
+    ncs_slab p;
+    if (nd < 1 || nd > MAPPED_FAST_DIMS || f->store->get_vara == NULL)
+        return NCSI_DECLINED;
+    if (!(memtype == NCS_NAT || memtype == xt ||
+          (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)))
+        return NCSI_DECLINED;
+    if (memtype == NCS_NAT)
+        memtype = xt;
+    msz = ncsi_type_size(memtype);
+    for (int d = 0; d < nd; d++) {
+        if ((stride != NULL && stride[d] != 1) || count[d] == 0 || count[d] > MAPPED_SMALL ||
+            (count[d] > 1 && (imap[d] < 0 || imap[d] > (ptrdiff_t)1 << 40)))
+            return NCSI_DECLINED;
+        n *= count[d];
+        if (n * msz > MAPPED_SMALL)
+            return NCSI_DECLINED;
+    }
+    status = f->store->get_vara(f, varid, start, count, memtype, dense.b);
+    if (status != NCS_NOERR && status != NCS_ERANGE)
+        return status;                       /* declined, or an I/O error */
+    scattered = ncsi_slab_init(&p, nd);
+    if (scattered != NCS_NOERR)
+        return scattered;
+    for (int d = 0; d < nd; d++) {
+        p.count[d] = count[d];
+        p.imap[d] = count[d] > 1 ? imap[d] : 0;
+    }
+    p.nelems = n;
+    scattered = ncsi_slab_scatter(&p, dense.b, buf, msz);
+    ncsi_slab_release(&p);
+    return scattered != NCS_NOERR ? scattered : status;
+}
+
 int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf)
 {
@@ -540,6 +588,11 @@ int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
     ncs_file *f = fast_file(ncid, varid, start, count, stride, imap, memtype, buf, &mt);
     if (f != NULL && f->store->get_vara != NULL) {
         int status = f->store->get_vara(f, varid, start, count, mt, buf);
+        if (status != NCSI_DECLINED)
+            return status;
+    } else if (f == NULL && imap != NULL && start != NULL && count != NULL && buf != NULL &&
+               (f = ncsi_file_get(ncid)) != NULL && (unsigned)varid < (unsigned)f->nfast) {
+        int status = get_mapped_small(f, varid, start, count, stride, imap, memtype, buf);
         if (status != NCSI_DECLINED)
             return status;
     }
