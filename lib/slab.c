@@ -379,7 +379,7 @@ typedef uint64_t v2u64 __attribute__((vector_size(16)));
 #define DEF_TILE(NAME, VT, B, LO, HI)                                          \
     static inline __attribute__((always_inline)) void                          \
     NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,       \
-                     ptrdiff_t dbytes)                                         \
+         ptrdiff_t dbytes)                                                     \
     {                                                                          \
         VT r[B], t[B];                                                         \
         _Pragma("GCC unroll 16")                                               \
@@ -406,8 +406,8 @@ DEF_TILE(tile4, v4u32, 4, (0, 4, 1, 5), (2, 6, 3, 7))
 /* 8-byte elements: a 16-byte tile holds only 2 x 2 of them, so a tile is
  * 4 x 4 (rows of two vectors), its four 2 x 2 blocks transposed with one
  * interleave each: the per-tile addressing is spread over 16 elements. */
-static void tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,
-                  ptrdiff_t dbytes)
+static inline __attribute__((always_inline)) void
+tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes)
 {
     v2u64 a[4], b[4];
     _Pragma("GCC unroll 4")
@@ -453,8 +453,8 @@ static void tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst
 #ifdef HAVE_TILES
 /* Two 4 x 4 tiles of 4-byte elements side by side (4 rows, 8 columns):
  * the addressing of a tile is spread over 32 elements. */
-static void tile4w(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,
-                   ptrdiff_t dbytes)
+static inline __attribute__((always_inline)) void
+tile4w(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes)
 {
     tile4(src, sbytes, dst, dbytes);
     tile4(src + 16, sbytes, dst + 4 * dbytes, dbytes);
