@@ -168,6 +168,7 @@ typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
 /* decode: external XT (big-endian), xstep elements apart -> memory MT,
  * dstep apart.  The unit-step loop is kept separate so it vectorises. */
 #define DEC_BODY(XT, XK, MT, MK, MLO, MHI, XSTEP, DSTEP)                                                 \
+        _Pragma("GCC unroll 4")                                                \
         for (size_t i = 0; i < n; i++) {                                       \
             XT v;                                                              \
             LOAD_BE(XT, s + (ptrdiff_t)i * (XSTEP) * (ptrdiff_t)sizeof(XT), v); \
@@ -193,6 +194,7 @@ TYPES_A(DEF_DEC_ROW, 0)
 
 /* encode: memory MT, sstep apart -> external XT (big-endian), xstep apart. */
 #define ENC_BODY(XT, XK, XLO, XHI, MT, MK, SSTEP, XSTEP)                                                 \
+        _Pragma("GCC unroll 4")                                                \
         for (size_t i = 0; i < n; i++) {                                       \
             MT v = s[(ptrdiff_t)i * (SSTEP)];                                  \
             bad |= OUT_OF_RANGE(MK, sizeof(MT), v, XK, sizeof(XT), XLO, XHI);  \
@@ -218,6 +220,7 @@ TYPES_A(DEF_ENC_ROW, 0)
 /* convert: native ST, sstep apart -> native DT, dstep apart (chunked files
  * keep decoded chunks in native byte order). */
 #define CVT_BODY(ST, SK, DT, DK, DLO, DHI, SSTEP, DSTEP)                       \
+        _Pragma("GCC unroll 4")                                                \
         for (size_t i = 0; i < n; i++) {                                       \
             ST v = s[(ptrdiff_t)i * (SSTEP)];                                  \
             bad |= OUT_OF_RANGE(SK, sizeof(ST), v, DK, sizeof(DT), DLO, DHI);  \
