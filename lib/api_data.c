@@ -494,6 +494,8 @@ static int plain_request(const ncs_var *v, const size_t *count, const ptrdiff_t 
                          const ptrdiff_t *imap)
 {
     ptrdiff_t natural = 1;
+    if (stride == NULL && imap == NULL)
+        return 1;
     for (int d = v->ndims - 1; d >= 0; d--) {
         if (stride != NULL && stride[d] != 1)
             return 0;
@@ -504,13 +506,12 @@ static int plain_request(const ncs_var *v, const size_t *count, const ptrdiff_t 
     return 1;
 }
 
-/* The file of a request the back end's fast path may take (NULL: the
- * general path): a fast variable, plain strides and map (an ncvargetg whose
- * map is the natural order is plain too), non-NULL arrays, and a memory
- * type the general path would accept, resolved into *mtp. */
+/* The file of a request the back end's fast paths may take (NULL: the
+ * general path): non-NULL arrays, a fast variable, and a memory type the
+ * general path would accept, resolved into *mtp.  Whether the strides and
+ * map suit a fast path is the caller's to ask (plain_request). */
 static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_t *count,
-                           const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
-                           const void *buf, int *mtp)
+                           int memtype, const void *buf, int *mtp)
 {
     ncs_file *f;
     int xt;
@@ -518,9 +519,6 @@ static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_
         return NULL;
     f = ncsi_file_get(ncid);
     if (f == NULL || (unsigned)varid >= (unsigned)f->nfast)
-        return NULL;
-    if ((stride != NULL || imap != NULL) &&
-        !plain_request(&f->model.vars[varid], count, stride, imap))
         return NULL;
     xt = f->model.vars[varid].type;
     if (!(memtype == NCS_NAT || memtype == xt ||
@@ -531,29 +529,23 @@ static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_
 }
 
 /* A small get with a map that is not the natural order (an ncvargetg of
- * a plane, transposed): read densely by the back end's fast path into a
- * stack buffer, then placed by ncsi_slab_scatter, without the general
- * path's slab.  Only unit strides, maps that are not negative, at most
- * MAPPED_FAST_DIMS dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for
- * anything else, and wherever the back end declines (every error). */
+ * a plane, transposed) on a file fast_file admitted, memtype resolved:
+ * read densely by the back end's fast path into a stack buffer, then
+ * placed by ncsi_slab_scatter, without the general path's slab.  Only
+ * unit strides, maps that are not negative, at most MAPPED_FAST_DIMS
+ * dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for anything else, and
+ * wherever the back end declines (every error). */
 static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const size_t *count,
                             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
                             void *buf)
 {
     union { unsigned char b[MAPPED_SMALL]; uint64_t align; } dense;
-    const ncs_var *v = &f->model.vars[varid];
-    int nd = v->ndims, xt = v->type, status, scattered;
+    int nd = f->model.vars[varid].ndims, status, scattered;
+    size_t msz = ncsi_type_size(memtype);
     uint64_t n = 1;
-    size_t msz;
     ncs_slab p;
     if (nd < 1 || nd > MAPPED_FAST_DIMS || f->store->get_vara == NULL)
         return NCSI_DECLINED;
-    if (!(memtype == NCS_NAT || memtype == xt ||
-          (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)))
-        return NCSI_DECLINED;
-    if (memtype == NCS_NAT)
-        memtype = xt;
-    msz = ncsi_type_size(memtype);
     for (int d = 0; d < nd; d++) {
         if ((stride != NULL && stride[d] != 1) || count[d] == 0 || count[d] > MAPPED_SMALL ||
             (count[d] > 1 && (imap[d] < 0 || imap[d] > (ptrdiff_t)1 << 40)))
@@ -585,14 +577,15 @@ int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
      * fast path; everything else, and every error, through the general
      * path */
     int mt;
-    ncs_file *f = fast_file(ncid, varid, start, count, stride, imap, memtype, buf, &mt);
-    if (f != NULL && f->store->get_vara != NULL) {
-        int status = f->store->get_vara(f, varid, start, count, mt, buf);
-        if (status != NCSI_DECLINED)
-            return status;
-    } else if (f == NULL && imap != NULL && start != NULL && count != NULL && buf != NULL &&
-               (f = ncsi_file_get(ncid)) != NULL && (unsigned)varid < (unsigned)f->nfast) {
-        int status = get_mapped_small(f, varid, start, count, stride, imap, memtype, buf);
+    ncs_file *f = fast_file(ncid, varid, start, count, memtype, buf, &mt);
+    if (f != NULL) {
+        int status = NCSI_DECLINED;
+        if (plain_request(&f->model.vars[varid], count, stride, imap)) {
+            if (f->store->get_vara != NULL)
+                status = f->store->get_vara(f, varid, start, count, mt, buf);
+        } else if (imap != NULL) {
+            status = get_mapped_small(f, varid, start, count, stride, imap, mt, buf);
+        }
         if (status != NCSI_DECLINED)
             return status;
     }
@@ -604,8 +597,9 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
             const void *buf)
 {
     int mt;
-    ncs_file *f = fast_file(ncid, varid, start, count, stride, imap, memtype, buf, &mt);
-    if (f != NULL && f->store->put_vara != NULL) {
+    ncs_file *f = fast_file(ncid, varid, start, count, memtype, buf, &mt);
+    if (f != NULL && f->store->put_vara != NULL &&
+        plain_request(&f->model.vars[varid], count, stride, imap)) {
         int status = f->store->put_vara(f, varid, start, count, mt, buf);
         if (status != NCSI_DECLINED)
             return status;

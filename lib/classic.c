@@ -928,42 +928,109 @@ static uint64_t in_page(uint64_t off, uint64_t n, uint64_t gap, size_t xsz)
     return k < n ? k : n;
 }
 
-/* A run with gaps (a stride, or a dimension taken whole inside one that is
- * not), decoded straight from the cached pages: the elements that lie in
- * one page in one call, no copy of the bytes between them.  (A fast path:
- * the general one below reads covering spans into the scratch buffer.) */
-static int get_paged(xfer *x, uint64_t off, uint64_t n, uint64_t fstep, unsigned char *mem,
-                     ptrdiff_t mstep)
+/* n elements gap bytes apart from off (elements of xsz bytes), decoded by
+ * dec into mem, mstep memory elements of msz bytes apart, straight from
+ * the cached pages: the elements whole in a page in one call, no copy of
+ * the bytes between them; an element across two pages through an 8-byte
+ * buffer.  Sets *bad when an element is out of range.  (A fast path: the
+ * general code of get_run reads covering spans into the scratch buffer.) */
+static int decode_paged(ncs_pc *pc, uint64_t off, uint64_t n, uint64_t gap, size_t xsz,
+                        ncsi_conv_fn dec, unsigned char *mem, ptrdiff_t mstep, size_t msz,
+                        int *bad)
 {
-    const ncs_var *v = x->v;
-    size_t xsz = v->xsz;
-    uint64_t gap = fstep * xsz;
-    ptrdiff_t mgap = mstep * (ptrdiff_t)x->msz;
-    int status = NCS_NOERR;
+    ptrdiff_t step = (ptrdiff_t)(gap / xsz), mgap = mstep * (ptrdiff_t)msz;
     while (n > 0) {
-        size_t in = (size_t)(off % PAGE_SIZE);
-        uint64_t k = 1;
+        uint64_t k = in_page(off, n, gap, xsz);
         const unsigned char *p;
-        unsigned char e[8];
-        if (in + xsz <= PAGE_SIZE) {
-            k = (PAGE_SIZE - in - xsz) / gap + 1;
-            if (k > n)
-                k = n;
-            p = ncsi_pc_span(x->cl->pc, off, (size_t)((k - 1) * gap + xsz), 0, &status);
+        unsigned char one[8];
+        int status = NCS_NOERR;
+        if (k > 0) {
+            if ((p = ncsi_pc_page(pc, off / PAGE_SIZE, &status)) == NULL)
+                return status;
+            p += off % PAGE_SIZE;
         } else {
-            /* an element across two pages */
-            status = ncsi_pc_read(x->cl->pc, off, e, xsz);
-            p = e;
+            k = 1;
+            if ((status = ncsi_pc_read(pc, off, one, xsz)) != NCS_NOERR)
+                return status;
+            p = one;
         }
-        if (status != NCS_NOERR)
-            return status;
-        assert(p != NULL);
-        if (ncsi_decode_strided(v->type, p, (ptrdiff_t)fstep, (size_t)k, x->memtype, mem, mstep,
-                                x->f->version))
-            x->erange = 1;
+        *bad |= dec(p, step, mem, mstep, (size_t)k) != 0;
         n -= k;
         off += k * gap;
         mem += (ptrdiff_t)k * mgap;
+    }
+    return NCS_NOERR;
+}
+
+/* Copies n bytes: the decoder of a 1-byte type into itself, whose loop
+ * the compiler does not turn into memcpy.  Short rows are copied 8 bytes
+ * at a time: glibc's memcpy took 11 ns for each 40-byte row of a 10x20x1x40
+ * byte get (rows 1200 bytes apart), this loop 2.5 ns. */
+static int copy_bytes(const void *src, ptrdiff_t sstep, void *dst, ptrdiff_t dstep, size_t n)
+{
+    const unsigned char *s = src;
+    unsigned char *d = dst;
+    (void)sstep, (void)dstep;
+    if (n > 128) {
+        memcpy(dst, src, n);
+        return 0;
+    }
+    for (; n >= 8; n -= 8, s += 8, d += 8) {
+        uint64_t t;
+        memcpy(&t, s, 8);
+        memcpy(d, &t, 8);
+    }
+    while (n--)
+        *d++ = *s++;
+    return 0;
+}
+
+/* The loop that decodes xtype into memtype, runs xstep file elements and
+ * mstep memory elements apart: copy_bytes where that is a copy of bytes. */
+static ncsi_conv_fn run_decoder(int xtype, int memtype, int version, ptrdiff_t xstep,
+                                ptrdiff_t mstep)
+{
+    ncsi_conv_fn dec = ncsi_decoder(xtype, memtype, version);
+    if (xstep == 1 && mstep == 1 && ncsi_type_size(xtype) == 1 &&
+        ncsi_type_size(memtype) == 1 && dec == ncsi_decoder(xtype, xtype, version))
+        return copy_bytes;
+    return dec;
+}
+
+/* A run of n elements gap bytes apart from off (elements of xsz bytes)
+ * whose span is at most a page, from mem (mstep memory elements apart),
+ * encoded into the cached pages: into one page, or into two with the
+ * element across the boundary (if any) through an 8-byte buffer.  Sets
+ * *bad when an element is out of range. */
+static int encode_span(ncs_file *f, uint64_t off, uint64_t n, uint64_t gap, size_t xsz,
+                       int xtype, int memtype, const unsigned char *mem, ptrdiff_t mstep,
+                       int *bad)
+{
+    ncs_pc *pc = CL(f)->pc;
+    uint64_t in = off % PAGE_SIZE, span = (n - 1) * gap + xsz;
+    ptrdiff_t step = (ptrdiff_t)(gap / xsz), mgap = mstep * (ptrdiff_t)ncsi_type_size(memtype);
+    uint64_t e = in + span <= PAGE_SIZE ? n : in_page(off, n, gap, xsz);
+    unsigned char *p, one[8];
+    int status;
+    if (e > 0) {
+        if ((p = ncsi_pc_span(pc, off, (size_t)((e - 1) * gap + xsz), 1, &status)) == NULL)
+            return status;
+        *bad |= ncsi_encode_strided(xtype, p, step, (size_t)e, memtype, mem, mstep,
+                                    f->version) != 0;
+    }
+    if (e < n && in + e * gap < PAGE_SIZE) {
+        *bad |= ncsi_encode_strided(xtype, one, 1, 1, memtype, mem + (ptrdiff_t)e * mgap, 1,
+                                    f->version) != 0;
+        if ((status = ncsi_pc_write(pc, off + e * gap, one, xsz)) != NCS_NOERR)
+            return status;
+        e++;
+    }
+    if (e < n) {
+        if ((p = ncsi_pc_span(pc, off + e * gap, (size_t)((n - e - 1) * gap + xsz), 1,
+                              &status)) == NULL)
+            return status;
+        *bad |= ncsi_encode_strided(xtype, p, step, (size_t)(n - e), memtype,
+                                    mem + (ptrdiff_t)e * mgap, mstep, f->version) != 0;
     }
     return NCS_NOERR;
 }
@@ -988,32 +1055,23 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
         off + (n - 1) * gap + xsz > ncsi_pc_logical_size(x->cl->pc))
         return NCS_ERR(NCS_ETRUNC);
 
-    /* page by page, decoding straight from the cached page (fast path: the
+    /* page by page, decoding straight from the cached pages (fast path: the
      * general code below copies through the scratch buffer) */
-    if (ncsi_fastpath ? (n - 1) * gap + xsz <= IN_PAGE_MAX : fstep == 1 && n * xsz <= PAGE_SIZE) {
-        while (n > 0) {
-            uint64_t k = in_page(off, n, gap, xsz);
-            const unsigned char *p;
-            if (k == 0)
-                break;
-            p = ncsi_pc_span(x->cl->pc, off, (size_t)((k - 1) * gap + xsz), 0, &status);
-            if (p == NULL) {
-                if (status != NCS_NOERR)
-                    return status;
-                break;
-            }
-            if (ncsi_decode_strided(v->type, p, (ptrdiff_t)fstep, (size_t)k, x->memtype, mem,
-                                    mstep, x->f->version))
+    if (ncsi_fastpath && (fstep > 1 || (n - 1) * gap + xsz <= IN_PAGE_MAX))
+        return decode_paged(x->cl->pc, off, n, gap, xsz,
+                            run_decoder(v->type, x->memtype, x->f->version,
+                                        (ptrdiff_t)fstep, mstep),
+                            mem, mstep, x->msz, &x->erange);
+    if (!ncsi_fastpath && fstep == 1 && n * xsz <= PAGE_SIZE) {
+        const unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 0, &status);
+        if (p != NULL) {
+            if (ncsi_decode(v->type, p, (size_t)n, x->memtype, mem, mstep, x->f->version))
                 x->erange = 1;
-            n -= k;
-            off += k * gap;
-            mem += (ptrdiff_t)k * mstep * (ptrdiff_t)x->msz;
-        }
-        if (n == 0)
             return NCS_NOERR;
+        }
+        if (status != NCS_NOERR)
+            return status;
     }
-    if (fstep > 1 && ncsi_fastpath)
-        return get_paged(x, off, n, fstep, mem, mstep);
     if (gap <= 4096) {
         /* read covering spans, as many elements as the scratch holds */
         uint64_t per = (SCRATCH_CAP - xsz) / gap + 1;
@@ -1055,31 +1113,22 @@ static int put_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     uint64_t gap = fstep * xsz;
     int status = NCS_NOERR;
 
-    /* page by page, encoding straight into the cached page; the bytes
-     * between strided elements are the page's, read from the file.  A run
-     * longer than a page goes to the file directly, as without the fast
-     * path (it needs no read of the pages it covers). */
-    if (ncsi_fastpath ? (n - 1) * gap + xsz <= PAGE_SIZE : fstep == 1 && n * xsz <= PAGE_SIZE) {
-        while (n > 0) {
-            uint64_t k = in_page(off, n, gap, xsz);
-            unsigned char *p;
-            if (k == 0)
-                break;
-            p = ncsi_pc_span(x->cl->pc, off, (size_t)((k - 1) * gap + xsz), 1, &status);
-            if (p == NULL) {
-                if (status != NCS_NOERR)
-                    return status;
-                break;
-            }
-            if (ncsi_encode_strided(v->type, p, (ptrdiff_t)fstep, (size_t)k, x->memtype, mem,
-                                    mstep, x->f->version))
+    /* encoding straight into the cached pages; the bytes between strided
+     * elements are the page's, read from the file.  A run longer than a
+     * page goes to the file directly, as without the fast path (it needs no
+     * read of the pages it covers). */
+    if (ncsi_fastpath && (n - 1) * gap + xsz <= PAGE_SIZE)
+        return encode_span(x->f, off, n, gap, xsz, v->type, x->memtype, mem, mstep,
+                           &x->erange);
+    if (!ncsi_fastpath && fstep == 1 && n * xsz <= PAGE_SIZE) {
+        unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 1, &status);
+        if (p != NULL) {
+            if (ncsi_encode(v->type, p, (size_t)n, x->memtype, mem, mstep, x->f->version))
                 x->erange = 1;
-            n -= k;
-            off += k * gap;
-            mem += (ptrdiff_t)k * mstep * (ptrdiff_t)x->msz;
-        }
-        if (n == 0)
             return NCS_NOERR;
+        }
+        if (status != NCS_NOERR)
+            return status;
     }
     if (fstep == 1 || gap <= 4096) {
         uint64_t per = (SCRATCH_CAP - xsz) / gap + 1;
@@ -1298,11 +1347,12 @@ static uint64_t fast_end(const fastreq *q)
     return end;
 }
 
-/* As fast_next, over the groups outside group 1 (whose rows the caller
- * walks itself). */
-static int fast_next_outer(const fastreq *q, uint64_t *idx, uint64_t *off)
+/* Moves to the next index of groups g0 and up (the runs: g0 = 1; the
+ * rows of group 1 as well: g0 = 2), its offset in *off; 0 when there is
+ * none. */
+static int fast_next(const fastreq *q, int g0, uint64_t *idx, uint64_t *off)
 {
-    for (int g = 2; g < q->ng; g++) {
+    for (int g = g0; g < q->ng; g++) {
         if (++idx[g] < q->n[g]) {
             *off += q->gap[g];
             return 1;
@@ -1313,115 +1363,7 @@ static int fast_next_outer(const fastreq *q, uint64_t *idx, uint64_t *off)
     return 0;
 }
 
-/* Moves to the next run: its offset in *off; 0 when there is none. */
-static int fast_next(const fastreq *q, uint64_t *idx, uint64_t *off)
-{
-    for (int g = 1; g < q->ng; g++) {
-        if (++idx[g] < q->n[g]) {
-            *off += q->gap[g];
-            return 1;
-        }
-        *off -= (idx[g] - 1) * q->gap[g];
-        idx[g] = 0;
-    }
-    return 0;
-}
 
-/* Copies n bytes: the decoder of a 1-byte type into itself, whose loop
- * the compiler does not turn into memcpy.  Short rows are copied 8 bytes
- * at a time: glibc's memcpy took 11 ns for each 40-byte row of a 10x20x1x40
- * byte get (rows 1200 bytes apart), this loop 2.5 ns. */
-static int copy_bytes(const void *src, ptrdiff_t sstep, void *dst, ptrdiff_t dstep, size_t n)
-{
-    const unsigned char *s = src;
-    unsigned char *d = dst;
-    (void)sstep, (void)dstep;
-    if (n > 128) {
-        memcpy(dst, src, n);
-        return 0;
-    }
-    for (; n >= 8; n -= 8, s += 8, d += 8) {
-        uint64_t t;
-        memcpy(&t, s, 8);
-        memcpy(d, &t, 8);
-    }
-    while (n--)
-        *d++ = *s++;
-    return 0;
-}
-
-/* Elements whole in the page of a run that starts off % PAGE_SIZE = in
- * and straddles that page's end: the run's span is at most a page, so the
- * rest is in the next page, but for one element that may cross the
- * boundary itself. */
-static uint64_t first_part(uint64_t in, uint64_t gap, uint64_t xsz)
-{
-    return in + xsz <= PAGE_SIZE ? (PAGE_SIZE - in - xsz) / gap + 1 : 0;
-}
-
-/* A run of n elements gap bytes (step elements) apart at off that
- * straddles two pages: decoded from the first page, the element across
- * the boundary (if any) through a small buffer, the rest from the second.
- * Sets *bad when an element is out of range. */
-static int straddle_get(classic *cl, uint64_t off, uint64_t gap, ptrdiff_t step,
-                        ncsi_conv_fn dec, unsigned char *mem, size_t msz, size_t n, int *bad)
-{
-    uint64_t in = off % PAGE_SIZE, xsz = gap / (uint64_t)step;
-    size_t e = (size_t)first_part(in, gap, xsz);
-    const unsigned char *p;
-    unsigned char one[8];
-    int status;
-    if (e > 0) {
-        if ((p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status)) == NULL)
-            return status;
-        *bad |= dec(p + in, step, mem, 1, e) != 0;
-    }
-    if (in + e * gap < PAGE_SIZE) {
-        status = ncsi_pc_read(cl->pc, off + e * gap, one, (size_t)xsz);
-        if (status != NCS_NOERR)
-            return status;
-        *bad |= dec(one, 1, mem + e * msz, 1, 1) != 0;
-        e++;
-    }
-    if (e < n) {
-        if ((p = ncsi_pc_page(cl->pc, off / PAGE_SIZE + 1, &status)) == NULL)
-            return status;
-        *bad |= dec(p + (in + e * gap - PAGE_SIZE), step, mem + e * msz, 1, n - e) != 0;
-    }
-    return NCS_NOERR;
-}
-
-/* The same for a put: encoded into the two pages, the element across the
- * boundary through a small buffer. */
-static int straddle_put(ncs_file *f, int xtype, uint64_t off, uint64_t gap, ptrdiff_t step,
-                        int memtype, const unsigned char *mem, size_t n, int *bad)
-{
-    classic *cl = (classic *)f->state;
-    uint64_t in = off % PAGE_SIZE, xsz = gap / (uint64_t)step;
-    size_t e = (size_t)first_part(in, gap, xsz), msz = ncsi_type_size(memtype);
-    unsigned char *p, one[8];
-    int status;
-    if (e > 0) {
-        if ((p = ncsi_pc_span(cl->pc, off, (size_t)((e - 1) * gap + xsz), 1, &status)) == NULL)
-            return status;
-        *bad |= ncsi_encode_strided(xtype, p, step, e, memtype, mem, 1, f->version) != 0;
-    }
-    if (in + e * gap < PAGE_SIZE) {
-        *bad |= ncsi_encode_strided(xtype, one, 1, 1, memtype, mem + e * msz, 1, f->version) != 0;
-        status = ncsi_pc_write(cl->pc, off + e * gap, one, (size_t)xsz);
-        if (status != NCS_NOERR)
-            return status;
-        e++;
-    }
-    if (e < n) {
-        uint64_t o = off + e * gap;
-        if ((p = ncsi_pc_span(cl->pc, o, (size_t)((n - e - 1) * gap + xsz), 1, &status)) == NULL)
-            return status;
-        *bad |= ncsi_encode_strided(xtype, p, step, n - e, memtype, mem + e * msz, 1,
-                                    f->version) != 0;
-    }
-    return NCS_NOERR;
-}
 
 static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
                        int memtype, void *buf)
@@ -1437,10 +1379,7 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
         return NCSI_DECLINED;
     if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
-    dec = ncsi_decoder(cl->fast[varid].type, memtype, f->version);
-    if (cl->fast[varid].xsz == 1 && msz == 1 && q.step == 1 &&
-        dec == ncsi_decoder(cl->fast[varid].type, cl->fast[varid].type, f->version))
-        dec = copy_bytes;
+    dec = run_decoder(cl->fast[varid].type, memtype, f->version, q.step, 1);
     /* the rows of group 1 (the runs) go page by page: each page is found
      * once for all the rows inside it */
     n0 = (size_t)q.n[0];
@@ -1455,7 +1394,9 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
             uint64_t in = o % PAGE_SIZE, k;
             const unsigned char *p;
             if (in + span > PAGE_SIZE) {
-                status = straddle_get(cl, o, q.gap[0], q.step, dec, mem, msz, n0, &erange);
+                /* the run straddles two pages */
+                status = decode_paged(cl->pc, o, n0, q.gap[0], (size_t)cl->fast[varid].xsz,
+                                      dec, mem, 1, msz, &erange);
                 if (status != NCS_NOERR)
                     return status;
                 mem += rowbytes;
@@ -1467,16 +1408,14 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
             if (p == NULL)
                 return status;
             p += in;
-            /* rows i.. that lie in this page */
-            k = gap1 == 0 || gap1 >= PAGE_SIZE ? 1 : (PAGE_SIZE - in - span) / gap1 + 1;
-            if (k > n1 - i)
-                k = n1 - i;
+            /* rows i.. that lie in this page (no division where one does) */
+            k = gap1 == 0 || gap1 >= PAGE_SIZE ? 1 : in_page(o, n1 - i, gap1, (size_t)span);
             for (uint64_t j = 0; j < k; j++, p += gap1, mem += rowbytes)
                 erange |= dec(p, q.step, mem, 1, n0) != 0;
             o += k * gap1;
             i += k;
         }
-    } while (fast_next_outer(&q, idx, &off));
+    } while (fast_next(&q, 2, idx, &off));
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
@@ -1496,21 +1435,12 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
         return NCSI_DECLINED;
     off = q.off;
     do {
-        unsigned char *p = ncsi_pc_span(cl->pc, off, (size_t)q.span, 1, &status);
-        if (p == NULL) {
-            if (status != NCS_NOERR)
-                return status;
-            status = straddle_put(f, cl->fast[varid].type, off, q.gap[0], q.step, memtype,
-                                  mem, (size_t)q.n[0], &erange);
-            if (status != NCS_NOERR)
-                return status;
-            mem += q.n[0] * msz;
-            continue;
-        }
-        erange |= ncsi_encode_strided(cl->fast[varid].type, p, q.step, (size_t)q.n[0],
-                                      memtype, mem, 1, f->version) != NCS_NOERR;
+        status = encode_span(f, off, q.n[0], q.gap[0], (size_t)cl->fast[varid].xsz,
+                             cl->fast[varid].type, memtype, mem, 1, &erange);
+        if (status != NCS_NOERR)
+            return status;
         mem += q.n[0] * msz;
-    } while (fast_next(&q, idx, &off));
+    } while (fast_next(&q, 1, idx, &off));
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 

@@ -163,7 +163,6 @@ typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
 
 /* The byte swaps need a byte shuffle to vectorise, which x86-64's baseline
  * (SSE2) lacks: each loop is also built for AVX2 (NCSI_VEC_CLONES). */
-#define VEC_CLONES NCSI_VEC_CLONES
 
 /* decode: external XT (big-endian), xstep elements apart -> memory MT,
  * dstep apart.  The unit-step loop is kept separate so it vectorises. */
@@ -176,7 +175,7 @@ typedef int (*conv_fn)(const void *src, ptrdiff_t sstep, void *dst,
             d[(ptrdiff_t)i * (DSTEP)] = CAST(MT, MK, XK, v);                   \
         }
 #define DEF_DEC(MC, MT, MK, MLO, MHI, XC, XT, XK, XLO, XHI)                     \
-    VEC_CLONES static int dec_##XC##_##MC(const void *src, ptrdiff_t xstep, void *dst,    \
+    NCSI_VEC_CLONES static int dec_##XC##_##MC(const void *src, ptrdiff_t xstep, void *dst,    \
                                ptrdiff_t dstep, size_t n)                      \
     {                                                                          \
         const unsigned char *s = src;                                          \
@@ -201,7 +200,7 @@ TYPES_A(DEF_DEC_ROW, 0)
             STORE_BE(XT, d + (ptrdiff_t)i * (XSTEP) * (ptrdiff_t)sizeof(XT), CAST(XT, XK, MK, v)); \
         }
 #define DEF_ENC(XC, XT, XK, XLO, XHI, MC, MT, MK, MLO, MHI)                     \
-    VEC_CLONES static int enc_##MC##_##XC(const void *src, ptrdiff_t sstep, void *dst,    \
+    NCSI_VEC_CLONES static int enc_##MC##_##XC(const void *src, ptrdiff_t sstep, void *dst,    \
                                ptrdiff_t xstep, size_t n)                      \
     {                                                                          \
         const MT *s = src;                                                     \
@@ -227,7 +226,7 @@ TYPES_A(DEF_ENC_ROW, 0)
             d[(ptrdiff_t)i * (DSTEP)] = CAST(DT, DK, SK, v);                   \
         }
 #define DEF_CVT(DC, DT, DK, DLO, DHI, SC, ST, SK, SLO, SHI)                     \
-    VEC_CLONES static int cvt_##SC##_##DC(const void *src, ptrdiff_t sstep, void *dst,    \
+    NCSI_VEC_CLONES static int cvt_##SC##_##DC(const void *src, ptrdiff_t sstep, void *dst,    \
                                ptrdiff_t dstep, size_t n)                      \
     {                                                                          \
         const ST *s = src;                                                     \

@@ -328,9 +328,9 @@ done:
  * A mapped get may read its slab in natural order into a dense buffer and
  * then place it with the map here.  When the map makes some dimension a
  * contiguous in memory and the last (dense-contiguous) dimension b is not,
- * each a x b plane is a matrix transpose, done in square tiles of 16 bytes
- * a row with vector interleaves; everything else is copied element by
- * element, or row by row where both sides are contiguous. */
+ * each a x b plane is a matrix transpose, done in tiles of 16-byte rows
+ * with vector interleaves; everything else is copied element by element,
+ * or row by row where both sides are contiguous. */
 
 /* dst[j*dstride + i] = src[i*sstride + j], i < rows, j < cols, elements of
  * one size (strides in elements), one element at a time. */
@@ -427,13 +427,23 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
         memcpy(dst + 3 * dbytes + i * 8, &hi, 16);
     }
 }
+
+/* Two 4 x 4 tiles of 4-byte elements side by side (4 rows, 8 columns):
+ * the addressing of a tile is spread over 32 elements. */
+static inline __attribute__((always_inline)) void
+tile4w(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes)
+{
+    tile4(src, sbytes, dst, dbytes);
+    tile4(src + 16, sbytes, dst + 4 * dbytes, dbytes);
+}
 #endif
 
-/* Tiles of BR rows and BC columns cover the plane; where rows or cols is
- * not a multiple of them, the last tile of a row or column overlaps the
- * one before (its elements are written twice, with the same values). */
+/* Tiles of BR rows and BC columns cover the plane, if it holds one, and
+ * transpose() returns; where rows or cols is not a multiple of them, the
+ * last tile of a row or column overlaps the one before (its elements are
+ * written twice, with the same values). */
 #define TILES(TILE, BR, BC)                                                    \
-    do {                                                                       \
+    if (rows >= (BR) && cols >= (BC)) {                                        \
         for (size_t i_ = 0;; i_ += (BR)) {                                     \
             if (i_ + (BR) > rows)                                              \
                 i_ = rows - (BR);                                              \
@@ -448,36 +458,21 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
             if (i_ + (BR) == rows)                                             \
                 break;                                                         \
         }                                                                      \
-    } while (0)
-
-#ifdef HAVE_TILES
-/* Two 4 x 4 tiles of 4-byte elements side by side (4 rows, 8 columns):
- * the addressing of a tile is spread over 32 elements. */
-static inline __attribute__((always_inline)) void
-tile4w(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes)
-{
-    tile4(src, sbytes, dst, dbytes);
-    tile4(src + 16, sbytes, dst + 4 * dbytes, dbytes);
-}
-#endif
+        return;                                                                \
+    }
 
 NCSI_VEC_CLONES
 static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char *dst,
                       ptrdiff_t dstride, size_t rows, size_t cols, size_t esz)
 {
 #ifdef HAVE_TILES
-    /* tile rows and columns */
-    size_t br = esz == 8 ? 4 : esz <= 4 && (esz & (esz - 1)) == 0 ? 16 / esz : 0;
-    size_t bc = esz == 4 ? 8 : br;
     ptrdiff_t e = (ptrdiff_t)esz;
-    if (br > 0 && rows >= br && cols >= bc) {
-        switch (esz) {
-        case 1: TILES(tile1, 16, 16); break;
-        case 2: TILES(tile2, 8, 8); break;
-        case 4: TILES(tile4w, 4, 8); break;
-        default: TILES(tile8, 4, 4); break;
-        }
-        return;
+    switch (esz) {
+    case 1: TILES(tile1, 16, 16); break;
+    case 2: TILES(tile2, 8, 8); break;
+    case 4: TILES(tile4w, 4, 8); break;
+    case 8: TILES(tile8, 4, 4); break;
+    default: break;
     }
 #endif
     transpose_scalar(src, sstride, dst, dstride, rows, cols, esz);

@@ -372,6 +372,23 @@ START_TEST(test_stats)
 }
 END_TEST
 
+/* A new file holding one float variable v of ni x nj, chunks ch (and
+ * shuffle and deflate level 1 if asked), in data mode. */
+static int make_float2d(const char *path, size_t ni, size_t nj, const size_t *ch, int deflate,
+                        int *varidp)
+{
+    int ncid, d[2];
+    NCS_OK(ncs_create(path, NCS_CLOBBER | NC4, &ncid));
+    NCS_OK(ncs_def_dim(ncid, "i", ni, &d[0]));
+    NCS_OK(ncs_def_dim(ncid, "j", nj, &d[1]));
+    NCS_OK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, d, varidp));
+    NCS_OK(ncs_def_var_chunking(ncid, *varidp, NCS_CHUNKED, ch));
+    if (deflate)
+        NCS_OK(ncs_def_var_deflate(ncid, *varidp, 1, 1, 1));
+    NCS_OK(ncs_enddef(ncid));
+    return ncid;
+}
+
 /* The budget is a ceiling: the cache starts at a 4 MiB target and grows
  * only by chunks it evicted and then missed again.  A float variable of two
  * rows of 96 chunks of 64 x 256 (64 KiB each, 6 MiB a chunk row), read row
@@ -387,18 +404,13 @@ END_TEST
 START_TEST(test_adaptive_target)
 {
     char path[256];
-    int ncid, d[2], v;
+    int ncid, v;
     size_t ch[2] = {AD_CI, AD_CJ};
     static float row[AD_NJ];
     stats s;
     tu_path(path, sizeof path, PROG, "adaptive");
     NCS_OK(ncs_set_chunk_cache(16u << 20));
-    NCS_OK(ncs_create(path, NCS_CLOBBER | NC4, &ncid));
-    NCS_OK(ncs_def_dim(ncid, "i", AD_NI, &d[0]));
-    NCS_OK(ncs_def_dim(ncid, "j", AD_NJ, &d[1]));
-    NCS_OK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, d, &v));
-    NCS_OK(ncs_def_var_chunking(ncid, v, NCS_CHUNKED, ch));
-    NCS_OK(ncs_enddef(ncid));
+    ncid = make_float2d(path, AD_NI, AD_NJ, ch, 0, &v);
     for (size_t i = 0; i < AD_NI; i++) {
         size_t st[2] = {i, 0}, ct[2] = {1, AD_NJ};
         for (size_t j = 0; j < AD_NJ; j++)
@@ -1046,20 +1058,13 @@ static int reset_peak(void)
  * budget plus a small constant.  Returns 0, or a failure code. */
 static int stream_child(const char *path, int deflate, char *msg, size_t msgn)
 {
-    int ncid, d[2], v;
+    int ncid, v;
     size_t ch[2] = {64, 256};
     static float row[MEM_NJ];
     long base, peak;
     NCS_OK(ncs_set_chunk_cache(MEM_BUDGET));
     /* warm up the library and HDF5 with a small file first */
-    NCS_OK(ncs_create(path, NCS_CLOBBER | NC4, &ncid));
-    NCS_OK(ncs_def_dim(ncid, "i", MEM_NI, &d[0]));
-    NCS_OK(ncs_def_dim(ncid, "j", MEM_NJ, &d[1]));
-    NCS_OK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, d, &v));
-    NCS_OK(ncs_def_var_chunking(ncid, v, NCS_CHUNKED, ch));
-    if (deflate)
-        NCS_OK(ncs_def_var_deflate(ncid, v, 1, 1, 1));
-    NCS_OK(ncs_enddef(ncid));
+    ncid = make_float2d(path, MEM_NI, MEM_NJ, ch, deflate, &v);
     {
         size_t st[2] = {0, 0}, ct[2] = {1, MEM_NJ};
         NCS_OK(ncs_put(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, row));

@@ -47,7 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ncslab.h"
+#include "testutil.h"
 #include "crash_util.h"
 
 #define R0          60      /* records before the redefinitions */
@@ -224,5 +224,5 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, crash, 0, nselected);
     suite_add_tcase(s, tc);
-    return crash_run_suite(s);
+    return tu_run(s);
 }

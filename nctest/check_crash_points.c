@@ -47,7 +47,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ncslab.h"
+#include "testutil.h"
 #include "io_fault.h"
 #include "crash_util.h"
 
@@ -294,5 +294,5 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, points, 0, nselected);
     suite_add_tcase(s, tc);
-    return crash_run_suite(s);
+    return tu_run(s);
 }

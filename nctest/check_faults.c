@@ -59,7 +59,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#include "ncslab.h"
+#include "testutil.h"
 #include "ncs_int.h"
 #include "io_fault.h"
 #include "fault_script.h"
@@ -306,18 +306,7 @@ static void count_ops(const char *path, int cmode, size_t nx, unsigned long long
     (void)res;
 }
 
-static unsigned long long env_ull(const char *name, unsigned long long dflt)
-{
-    const char *e = getenv(name);
-    return e != NULL && *e != '\0' ? strtoull(e, NULL, 10) : dflt;
-}
-
 static unsigned long long rng_state;
-static unsigned long long rng(void)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return rng_state >> 33;
-}
 
 /* What can go wrong in a run, worst first. */
 #define NCATS 8
@@ -342,7 +331,7 @@ static int fault_matrix(const char *label, int cmode, size_t nx)
         { NCSI_FAULT_SIZE, 0, 0, EIO },      { KIND_ALLOC, 0, 0, NCS_ENOMEM },
     };
     unsigned long long n[NCSI_FAULT_NKINDS + 1];
-    unsigned long long maxn = env_ull("NCS_FAULT_MAXN", 0);
+    unsigned long long maxn = tu_env_ull("NCS_FAULT_MAXN", 0);
     char path[200];
     int bad_total = 0, shown = 0;
 
@@ -358,7 +347,7 @@ static int fault_matrix(const char *label, int cmode, size_t nx)
         int errors[NCATS] = { 0 }, bad = 0, other_code = 0;
         for (unsigned long long nth = 1; nth <= count; nth++) {
             result res;
-            if (maxn != 0 && nth > maxn && rng() % (count - maxn) >= 100)
+            if (maxn != 0 && nth > maxn && tu_rng(&rng_state) % (count - maxn) >= 100)
                 continue;   /* past the bound: a sample of about 100 */
             forked_run(path, cmode, nx, md, nth, &res);
             runs++;
@@ -489,9 +478,9 @@ int main(int argc, char **argv)
         return run_only(getenv("NCS_FAULT_ONLY"));
     s = suite_create("faults");
     tc = tcase_create("io_and_alloc");
-    rng_state = env_ull("NCS_FAULT_SEED", (unsigned long long)time(NULL));
+    rng_state = tu_env_ull("NCS_FAULT_SEED", (unsigned long long)time(NULL));
     printf("check_faults: NCS_FAULT_SEED=%llu NCS_FAULT_MAXN=%llu (0: every N)%s\n",
-           rng_state, env_ull("NCS_FAULT_MAXN", 0),
+           rng_state, tu_env_ull("NCS_FAULT_MAXN", 0),
            heap_checked ? "" : "; under valgrind: leaks left to it");
     fflush(stdout);
     tcase_set_timeout(tc, 600);

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ncslab.h"
+#include "testutil.h"
 #include "crash_util.h"
 
 const char *const crash_verdict_name[CV_N] = {
@@ -26,22 +26,11 @@ double crash_value(int var, size_t rec, size_t i)
     return var * 1e7 + (double)rec * 1e3 + (double)i;
 }
 
-static unsigned long long env_ull(const char *name, unsigned long long dflt)
-{
-    const char *e = getenv(name);
-    return e != NULL && *e != '\0' ? strtoull(e, NULL, 10) : dflt;
-}
-
 static unsigned long long rng_state;
-static unsigned long long rng(void)
-{
-    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return rng_state >> 33;
-}
 
 void crash_seed(void)
 {
-    rng_state = env_ull("NCS_CRASH_SEED", (unsigned long long)time(NULL) ^ (unsigned)getpid());
+    rng_state = tu_env_ull("NCS_CRASH_SEED", (unsigned long long)time(NULL) ^ (unsigned)getpid());
     printf("check_crash: NCS_CRASH_SEED=%llu\n", rng_state);
     fflush(stdout);
 }
@@ -203,8 +192,8 @@ static pid_t start_writer(const char *path, const crash_layout *l, const crash_o
 int crash_kills(const crash_layout *l, const crash_ops *ops, uint64_t total,
                 const char *unkilled)
 {
-    unsigned long long kills = env_ull("NCS_CRASH_KILLS", 120);
-    unsigned long long maxdelay = env_ull("NCS_CRASH_MAXDELAY_US", 100000);
+    unsigned long long kills = tu_env_ull("NCS_CRASH_KILLS", 120);
+    unsigned long long maxdelay = tu_env_ull("NCS_CRASH_MAXDELAY_US", 100000);
     int counts[CV_N] = { 0 }, bad = 0, mid = 0, before_sync = 0, fill_tails = 0, hots = 0;
     size_t nrec_sum = 0;
     double t0 = crash_now();
@@ -233,7 +222,7 @@ int crash_kills(const crash_layout *l, const crash_ops *ops, uint64_t total,
                    full);
     }
     for (unsigned long long k = 0; k < kills; k++) {
-        unsigned long long delay = maxdelay ? rng() % (maxdelay + 1) : 0;
+        unsigned long long delay = maxdelay ? tu_rng(&rng_state) % (maxdelay + 1) : 0;
         uint64_t synced = 0, v;
         int fd, wst, verdict, fill_tail = 0, hot = 0;
         size_t nrec = 0;
@@ -301,14 +290,4 @@ int crash_select(int argc, char **argv, const crash_layout *layouts, int nlayout
         for (int j = 0; j < ndefault; j++)
             selected[n++] = &layouts[j];
     return n;
-}
-
-int crash_run_suite(Suite *s)
-{
-    SRunner *sr = srunner_create(s);
-    int nfail;
-    srunner_run_all(sr, CK_NORMAL);
-    nfail = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -99,7 +99,4 @@ int crash_kills(const crash_layout *l, const crash_ops *ops, uint64_t total,
 int crash_select(int argc, char **argv, const crash_layout *layouts, int nlayouts, int ndefault,
                  const crash_layout **selected, int max);
 
-/* Runs a suite, returning the process exit status. */
-int crash_run_suite(Suite *s);
-
 #endif

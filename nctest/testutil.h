@@ -176,6 +176,21 @@ static inline void tu_same_bytes(const char *a, const char *b)
     free(bb);
 }
 
+/* An unsigned number from the environment, or dflt when unset or empty. */
+static inline unsigned long long tu_env_ull(const char *name, unsigned long long dflt)
+{
+    const char *e = getenv(name);
+    return e != NULL && *e != '\0' ? strtoull(e, NULL, 10) : dflt;
+}
+
+/* The next number of a 64-bit linear congruential generator (its high 31
+ * bits), for tests that print their seed and replay it. */
+static inline unsigned long long tu_rng(unsigned long long *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *state >> 33;
+}
+
 /* Runs a suite, returning the process exit status. */
 static inline int tu_run(Suite *s)
 {

@@ -95,25 +95,14 @@ static int run_lib(app_engine *e, const ti_options *o, long block, const char *p
                    void **bufs, watch *w)
 {
     const ti_lib *lib = e->lib;
-    int ncid, dimids[TI_MAX_DIMS], varids[TI_MAX_TYPES], status;
+    int ncid, varids[TI_MAX_TYPES], status;
     long dims[TI_MAX_DIMS];
     memcpy(dims, o->dims, sizeof dims);
     dims[0] = o->append_records;
     watch_start(w);
     status = lib->create(path, &e->layout, &ncid);
-    for (int d = 0; d < o->ndims && status == 0; d++) {
-        char name[16];
-        snprintf(name, sizeof name, d == 0 ? "rec" : "d%d", d);
-        status = lib->def_dim(ncid, name, d == 0 ? 0 : o->dims[d], &dimids[d]);
-    }
-    for (int t = 0; t < o->ntypes && status == 0; t++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s_var", o->types[t]->name);
-        status = lib->def_var(ncid, name, o->types[t]->type, o->ndims, dimids, &e->layout,
-                              &varids[t]);
-    }
     if (status == 0)
-        status = lib->enddef(ncid);
+        status = ti_define_vars(lib, ncid, o, &e->layout, varids, NULL);
     if (status == TI_NOT_BUILT) {
         snprintf(e->why, sizeof e->why, "%s (status %d)", lib->strerror(status), status);
         unlink(path);

@@ -154,25 +154,15 @@ static double batch(void *ctx, long n)
 /* Writes the suite's file: one record variable per type, every value. */
 static void write_file(const ti_lib *lib, const ti_options *o, const char *path)
 {
-    int ncid, dimids[TI_MAX_DIMS], varid, status;
+    int ncid, status;
     ti_layout layout = { .kind = TI_CONTIGUOUS, .format = o->format };
     void *buf = malloc(ti_nelems(o->ndims, o->dims) * 8);
     long start[TI_MAX_DIMS] = { 0 };
     if (buf == NULL)
         ti_die("out of memory");
     status = lib->create(path, &layout, &ncid);
-    for (int d = 0; d < o->ndims && status == 0; d++) {
-        char name[16];
-        snprintf(name, sizeof name, d == 0 ? "rec" : "d%d", d);
-        status = lib->def_dim(ncid, name, d == 0 ? 0 : o->dims[d], &dimids[d]);
-    }
-    for (int t = 0; t < o->ntypes && status == 0; t++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s_var", o->types[t]->name);
-        status = lib->def_var(ncid, name, o->types[t]->type, o->ndims, dimids, &layout, &varid);
-    }
     if (status == 0)
-        status = lib->enddef(ncid);
+        status = ti_define_vars(lib, ncid, o, &layout, NULL, NULL);
     for (int t = 0; t < o->ntypes && status == 0; t++) {
         ti_fill_slab(o->types[t]->type, o->ndims, o->dims, start, o->dims, buf);
         status = lib->put(ncid, t, start, o->dims, buf);

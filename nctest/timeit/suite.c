@@ -67,26 +67,11 @@ static ti_engine *add_engine(ti_suite *s, const ti_lib *lib, int kind, const siz
 static void setup_engine(ti_suite *s, ti_engine *e)
 {
     const ti_options *o = s->o;
-    int dimids[TI_MAX_DIMS], status;
+    int status;
     const char *step = "create";
     status = e->lib->create(e->path, &e->layout, &e->ncid);
-    for (int d = 0; d < o->ndims && status == 0; d++) {
-        char name[16];
-        snprintf(name, sizeof name, d == 0 ? "rec" : "d%d", d);
-        step = "def_dim";
-        status = e->lib->def_dim(e->ncid, name, d == 0 ? 0 : o->dims[d], &dimids[d]);
-    }
-    for (int t = 0; t < o->ntypes && status == 0; t++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s_var", o->types[t]->name);
-        step = "def_var";
-        status = e->lib->def_var(e->ncid, name, o->types[t]->type, o->ndims, dimids,
-                                 &e->layout, &e->varids[t]);
-    }
-    if (status == 0) {
-        step = "enddef";
-        status = e->lib->enddef(e->ncid);
-    }
+    if (status == 0)
+        status = ti_define_vars(e->lib, e->ncid, o, &e->layout, e->varids, &step);
     if (status == TI_NOT_BUILT) {
         snprintf(e->why, sizeof e->why, "%s: %s (status %d)", step, e->lib->strerror(status),
                  status);

@@ -165,6 +165,12 @@ int ti_svg_close(ti_svg *s);
 
 /* ---- scenarios ------------------------------------------------------------- */
 typedef struct ti_options ti_options;
+/* Defines the suite's dimensions (the first the record dimension) and one
+ * variable per type, "<type>_var", in ncid, then ends the definitions;
+ * the variable ids go to varids (may be NULL).  Returns the library's
+ * status; *stepp (may be NULL) names the call that failed. */
+int ti_define_vars(const ti_lib *lib, int ncid, const ti_options *o, const ti_layout *layout,
+                   int *varids, const char **stepp);
 int ti_run_scan(const ti_options *o, FILE *csv);
 int ti_run_append(const ti_options *o, FILE *csv);
 int ti_run_strided(const ti_options *o, FILE *csv);

@@ -94,3 +94,29 @@ void ti_engine_name(char *out, size_t outlen, const char *lib, const char *layou
 {
     snprintf(out, outlen, "%.31s %.95s", lib, layout);
 }
+
+int ti_define_vars(const ti_lib *lib, int ncid, const ti_options *o, const ti_layout *layout,
+                   int *varids, const char **stepp)
+{
+    int dimids[TI_MAX_DIMS], varid, status = 0;
+    const char *step = "def_dim";
+    for (int d = 0; d < o->ndims && status == 0; d++) {
+        char name[16];
+        snprintf(name, sizeof name, d == 0 ? "rec" : "d%d", d);
+        status = lib->def_dim(ncid, name, d == 0 ? 0 : o->dims[d], &dimids[d]);
+    }
+    for (int t = 0; t < o->ntypes && status == 0; t++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_var", o->types[t]->name);
+        step = "def_var";
+        status = lib->def_var(ncid, name, o->types[t]->type, o->ndims, dimids, layout,
+                              varids != NULL ? &varids[t] : &varid);
+    }
+    if (status == 0) {
+        step = "enddef";
+        status = lib->enddef(ncid);
+    }
+    if (stepp != NULL)
+        *stepp = step;
+    return status;
+}
