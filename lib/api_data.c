@@ -281,38 +281,88 @@ static int check_memory(const ncs_slab *s, size_t msz)
     return NCS_NOERR;
 }
 
-/* A get with a map that is not the natural order goes through a dense
- * buffer: pieces of the slab of at most MAPPED_PIECE bytes are read in
- * natural order, by the back end's plain path, and ncsi_slab_scatter
- * places each with the map (transposing 2-D planes in tiles).  A fast
- * path, off with NCSLAB_FASTPATH=0: the general path hands the map to the
- * back end, which moves the elements run by run. */
+/* A get with a map that is not the natural order goes through pieces of
+ * the slab of at most MAPPED_PIECE bytes.  Where the back end has a view
+ * of a piece (its elements in one piece of its cache) and memtype is the
+ * variable's own type, ncsi_slab_place puts them straight from there into
+ * memory with the map, byte-reversing where the file's order is not the
+ * host's; the pieces are then at most MAPPED_SMALL bytes, so that most lie
+ * in one page, as long as each still holds whole planes to transpose.
+ * Otherwise a piece is read in natural order, by the back end's plain
+ * path, into a dense buffer, and placed from there (transposing 2-D planes
+ * in tiles).  A fast path, off with NCSLAB_FASTPATH=0: the general path
+ * hands the map to the back end, which moves the elements run by run. */
 #define MAPPED_PIECE (256 * 1024)
 #define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
 
 #define MAPPED_FAST_DIMS 8
+
+/* p (count and imap set, start and count also in pst and pct) placed into
+ * buf from the back end's view of it; NCSI_DECLINED where there is none.
+ * Only for memtype the variable's own type (msz bytes). */
+static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *pct,
+                      const ncs_slab *p, size_t msz, void *buf)
+{
+    ptrdiff_t step[MAPPED_FAST_DIMS];
+    int swap;
+    const unsigned char *from = f->store->view(f, varid, pst, pct, step, &swap);
+    if (from == NULL)
+        return NCSI_DECLINED;
+    for (int d = 0; d < p->ndims; d++) {
+        if (p->count[d] == 1)
+            step[d] = 0;
+        else if (step[d] % (ptrdiff_t)msz != 0)
+            return NCSI_DECLINED;            /* records need not be whole elements */
+        else
+            step[d] /= (ptrdiff_t)msz;
+    }
+    return ncsi_slab_place(p, from, step, swap, buf, msz);
+}
+
+/* Whether a mapped get of s in memtype may take the view: the variable's
+ * own type, a back end with views, and the dimensions from the one the map
+ * makes contiguous (if any) inward at most MAPPED_SMALL bytes. */
+static int viewable(const ncs_file *f, int varid, const ncs_slab *s, int memtype)
+{
+    uint64_t whole = ncsi_type_size(memtype);
+    int d1 = s->ndims;
+    if (f->store->view == NULL || memtype != f->model.vars[varid].type)
+        return 0;
+    for (int d = s->ndims - 1; d >= 0; d--)
+        if (s->count[d] > 1 && s->imap[d] == 1)
+            d1 = d;
+    for (int d = d1; d < s->ndims; d++)
+        whole *= s->count[d];
+    return whole <= MAPPED_SMALL;
+}
+
 static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
     size_t msz = ncsi_type_size(memtype);
     int nd = s->ndims, k = nd - 1, erange = 0, status;
-    uint64_t inner = msz, per, idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
+    uint64_t inner = msz, per, limit = MAPPED_PIECE, idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
     union { unsigned char b[MAPPED_SMALL]; uint64_t align; } small;
     unsigned char *tmp = NULL;
     ncs_slab p;
     /* with unit strides each piece is a plain request, which the back
-     * end's fast path may take */
+     * end's fast path or view may take */
     size_t pst[MAPPED_FAST_DIMS], pct[MAPPED_FAST_DIMS];
     int plain = f->store->get_vara != NULL && (unsigned)varid < (unsigned)f->nfast &&
-                nd <= MAPPED_FAST_DIMS;
+                nd <= MAPPED_FAST_DIMS, view;
 
     assert(nd > 0 && s->nelems > 0);
+    for (int d = 0; d < nd && plain; d++)
+        plain = s->stride[d] == 1;
+    view = plain && viewable(f, varid, s, memtype);
+    if (view)
+        limit = MAPPED_SMALL;
     /* pieces: single indices of dimensions 0..k-1, per indices of k, the
      * dimensions after k whole */
-    while (k > 0 && inner * s->count[k] <= MAPPED_PIECE) {
+    while (k > 0 && inner * s->count[k] <= limit) {
         inner *= s->count[k];
         k--;
     }
-    per = MAPPED_PIECE / inner;
+    per = limit / inner;
     if (per > s->count[k])
         per = s->count[k];
     status = ncsi_slab_copy(&p, s);
@@ -327,11 +377,10 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
     }
     for (int d = 0; d < k; d++)
         idx[d] = 0;
-    for (int d = 0; d < nd && plain; d++)
-        plain = s->stride[d] == 1;
     for (;;) {
         for (uint64_t j = 0; j < s->count[k]; j += per) {
             ptrdiff_t moff = 0, step = 1;
+            unsigned char *out;
             for (int d = 0; d < k; d++) {
                 p.start[d] = s->start[d] + idx[d] * s->stride[d];
                 p.count[d] = 1;
@@ -341,18 +390,27 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
             p.count[k] = s->count[k] - j < per ? s->count[k] - j : per;
             moff += (ptrdiff_t)j * s->imap[k];
             p.nelems = p.count[k] * (inner / msz);
-            for (int d = nd - 1; d >= 0; d--) {
-                p.imap[d] = step;
-                step *= (ptrdiff_t)p.count[d];
-            }
+            out = (unsigned char *)buf + moff * (ptrdiff_t)msz;
             status = NCSI_DECLINED;
             if (plain) {
                 for (int d = 0; d < nd; d++) {
                     pst[d] = (size_t)p.start[d];
                     pct[d] = (size_t)p.count[d];
                 }
-                status = f->store->get_vara(f, varid, pst, pct, memtype, tmp);
+                if (view) {
+                    status = place_view(f, varid, pst, pct, &p, msz, out);
+                    if (status == NCS_NOERR)
+                        continue;
+                    if (status != NCSI_DECLINED)
+                        goto done;
+                }
             }
+            for (int d = nd - 1; d >= 0; d--) {
+                p.imap[d] = step;
+                step *= (ptrdiff_t)p.count[d];
+            }
+            if (plain)
+                status = f->store->get_vara(f, varid, pst, pct, memtype, tmp);
             if (status == NCSI_DECLINED)
                 status = f->store->get(f, varid, &p, memtype, tmp);
             if (status == NCS_ERANGE)
@@ -361,7 +419,7 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
                 goto done;
             for (int d = 0; d < nd; d++)
                 p.imap[d] = s->imap[d];
-            status = ncsi_slab_scatter(&p, tmp, (unsigned char *)buf + moff * (ptrdiff_t)msz, msz);
+            status = ncsi_slab_place(&p, tmp, NULL, 0, out, msz);
             if (status != NCS_NOERR)
                 goto done;
         }
@@ -530,17 +588,17 @@ static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_
 
 /* A small get with a map that is not the natural order (an ncvargetg of
  * a plane, transposed) on a file fast_file admitted, memtype resolved:
- * read densely by the back end's fast path into a stack buffer, then
- * placed by ncsi_slab_scatter, without the general path's slab.  Only
- * unit strides, maps that are not negative, at most MAPPED_FAST_DIMS
- * dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for anything else, and
- * wherever the back end declines (every error). */
+ * placed straight from the back end's view, or read densely by its fast
+ * path into a stack buffer and placed from there, without the general
+ * path's slab.  Only unit strides, maps that are not negative, at most
+ * MAPPED_FAST_DIMS dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for
+ * anything else, and wherever the back end declines (every error). */
 static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const size_t *count,
                             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
                             void *buf)
 {
     union { unsigned char b[MAPPED_SMALL]; uint64_t align; } dense;
-    int nd = f->model.vars[varid].ndims, status, scattered;
+    int nd = f->model.vars[varid].ndims, status, placed;
     size_t msz = ncsi_type_size(memtype);
     uint64_t n = 1;
     ncs_slab p;
@@ -554,20 +612,27 @@ static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const s
         if (n * msz > MAPPED_SMALL)
             return NCSI_DECLINED;
     }
-    status = f->store->get_vara(f, varid, start, count, memtype, dense.b);
-    if (status != NCS_NOERR && status != NCS_ERANGE)
-        return status;                       /* declined, or an I/O error */
-    scattered = ncsi_slab_init(&p, nd);
-    if (scattered != NCS_NOERR)
-        return scattered;
+    status = ncsi_slab_init(&p, nd);
+    if (status != NCS_NOERR)
+        return status;
     for (int d = 0; d < nd; d++) {
         p.count[d] = count[d];
         p.imap[d] = count[d] > 1 ? imap[d] : 0;
     }
     p.nelems = n;
-    scattered = ncsi_slab_scatter(&p, dense.b, buf, msz);
+    status = NCSI_DECLINED;
+    if (f->store->view != NULL && memtype == f->model.vars[varid].type)
+        status = place_view(f, varid, start, count, &p, msz, buf);
+    if (status == NCSI_DECLINED) {
+        status = f->store->get_vara(f, varid, start, count, memtype, dense.b);
+        if (status == NCS_NOERR || status == NCS_ERANGE) {
+            placed = ncsi_slab_place(&p, dense.b, NULL, 0, buf, msz);
+            if (placed != NCS_NOERR)
+                status = placed;
+        }
+    }
     ncsi_slab_release(&p);
-    return scattered != NCS_NOERR ? scattered : status;
+    return status;
 }
 
 int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,

@@ -1419,6 +1419,43 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
+/* The elements of a plain get inside the data, where they lie in one
+ * cached page. */
+static const unsigned char *cl_view(ncs_file *f, int varid, const size_t *start,
+                                    const size_t *count, ptrdiff_t *bstep, int *swap)
+{
+    classic *cl = (classic *)f->state;
+    const fastvar *fv;
+    uint64_t off, last;
+    const unsigned char *p;
+    int status;
+    if (varid >= cl->nfast)
+        return NULL;
+    fv = &cl->fast[varid];
+    off = fv->begin;
+    last = (uint64_t)fv->xsz - 1;
+    for (int d = 0; d < fv->nd; d++) {
+        if (count[d] == 0 || start[d] >= fv->lim[d] || count[d] > fv->lim[d] - start[d])
+            return NULL;
+        off += start[d] * fv->bstride[d];
+        last += (count[d] - 1) * fv->bstride[d];
+        bstep[d] = (ptrdiff_t)fv->bstride[d];
+    }
+    if (off / PAGE_SIZE != (off + last) / PAGE_SIZE)
+        return NULL;
+    if (!(f->flags & NCSI_F_WRITE) && off + last >= ncsi_pc_logical_size(cl->pc))
+        return NULL;                         /* cut short: the general path says so */
+    p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+    if (p == NULL)
+        return NULL;
+#ifdef WORDS_BIGENDIAN
+    *swap = 0;
+#else
+    *swap = fv->xsz > 1;
+#endif
+    return p + off % PAGE_SIZE;
+}
+
 /* The same for a put inside the records that exist (no fill, no new record
  * count): each run encoded into its cached page. */
 static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
@@ -1776,6 +1813,7 @@ const ncs_store_methods ncsi_classic_store = {
     .get = cl_get,
     .get1 = cl_get1,
     .get_vara = cl_get_vara,
+    .view = cl_view,
     .put_vara = cl_put_vara,
     .put = cl_put,
     .write_header = cl_write_header,

@@ -297,10 +297,13 @@ int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
 /* 1 when s->imap is the natural (dense, row-major) order of s->count, on
  * the dimensions whose count exceeds 1. */
 int ncsi_slab_natural_map(const ncs_slab *s);
-/* Places dense, the s->nelems elements of esz bytes of the slab in
- * natural order, into buf at the element map s->imap (transposing 2-D
- * planes in tiles where the map makes an outer dimension contiguous). */
-int ncsi_slab_scatter(const ncs_slab *s, const void *dense, void *buf, size_t esz);
+/* Places the s->nelems elements of esz bytes of the slab from from into
+ * buf at the element map s->imap (transposing 2-D planes in tiles where
+ * the map makes an outer dimension contiguous).  Dimension d of from is
+ * fstep[d] elements apart; fstep NULL: from holds the slab densely, in
+ * natural order.  swap: from holds each element byte-reversed. */
+int ncsi_slab_place(const ncs_slab *s, const void *from, const ptrdiff_t *fstep, int swap,
+                    void *buf, size_t esz);
 
 /* A block: rows runs, the first of n elements fstep apart from variable
  * element elem of record rec (to memory element moff, mstep apart), each
@@ -435,6 +438,16 @@ typedef struct ncs_store_methods {
      * with non-NULL start and count and a memtype lookup would accept. */
     int (*get_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
                     int memtype, void *buf);
+    /* Optional: where the elements of a plain get (start, count inside
+     * the data, count > 0) lie, as the file holds them, in one piece of the
+     * back end's cache: a pointer to the first, the byte step between the
+     * indices of each dimension in bstep, and in *swap whether each element
+     * is byte-reversed against the host's order.  NULL where they do not
+     * (or on any error): the caller then reads them another way.  The
+     * pointer is good until the next call on f.  Called under get_vara's
+     * conditions. */
+    const unsigned char *(*view)(ncs_file *f, int varid, const size_t *start,
+                                 const size_t *count, ptrdiff_t *bstep, int *swap);
     /* Optional: the same for a put (in a file open for writing; the back
      * end declines what would add records).  A put it declines after
      * writing part of it is done again in whole by the general path. */

@@ -332,26 +332,41 @@ done:
  * with vector interleaves; everything else is copied element by element,
  * or row by row where both sides are contiguous. */
 
+/* An element as it is (NOSWAP) or byte-reversed. */
+#define NOSWAP(x) (x)
+#define BSWAP1(x) (x)
+#define BSWAP2(x) __builtin_bswap16(x)
+#define BSWAP4(x) __builtin_bswap32(x)
+#define BSWAP8(x) __builtin_bswap64(x)
+
 /* dst[j*dstride + i] = src[i*sstride + j], i < rows, j < cols, elements of
- * one size (strides in elements), one element at a time. */
-#define TRANSPOSE_SCALAR(T)                                                    \
+ * one size (strides in elements), one element at a time; swap: each
+ * element byte-reversed on the way. */
+#define TRANSPOSE_SCALAR(T, SW)                                                \
     do {                                                                       \
         const T *s_ = (const void *)src;                                       \
         T *d_ = (void *)dst;                                                   \
         for (size_t i = 0; i < rows; i++)                                      \
             for (size_t j = 0; j < cols; j++)                                  \
                 d_[(ptrdiff_t)j * dstride + (ptrdiff_t)i] =                    \
-                    s_[(ptrdiff_t)i * sstride + (ptrdiff_t)j];                 \
+                    SW(s_[(ptrdiff_t)i * sstride + (ptrdiff_t)j]);             \
+    } while (0)
+#define SWAPPED_OR_NOT(MACRO, T, N)                                            \
+    do {                                                                       \
+        if (swap)                                                              \
+            MACRO(T, BSWAP##N);                                                \
+        else                                                                   \
+            MACRO(T, NOSWAP);                                                  \
     } while (0)
 
 static void transpose_scalar(const unsigned char *src, ptrdiff_t sstride, unsigned char *dst,
-                             ptrdiff_t dstride, size_t rows, size_t cols, size_t esz)
+                             ptrdiff_t dstride, size_t rows, size_t cols, size_t esz, int swap)
 {
     switch (esz) {
-    case 1: TRANSPOSE_SCALAR(uint8_t); break;
-    case 2: TRANSPOSE_SCALAR(uint16_t); break;
-    case 4: TRANSPOSE_SCALAR(uint32_t); break;
-    case 8: TRANSPOSE_SCALAR(uint64_t); break;
+    case 1: TRANSPOSE_SCALAR(uint8_t, NOSWAP); break;
+    case 2: SWAPPED_OR_NOT(TRANSPOSE_SCALAR, uint16_t, 2); break;
+    case 4: SWAPPED_OR_NOT(TRANSPOSE_SCALAR, uint32_t, 4); break;
+    case 8: SWAPPED_OR_NOT(TRANSPOSE_SCALAR, uint64_t, 8); break;
     default:
         for (size_t i = 0; i < rows; i++)
             for (size_t j = 0; j < cols; j++)
@@ -369,22 +384,39 @@ static void transpose_scalar(const unsigned char *src, ptrdiff_t sstride, unsign
 #ifdef HAVE_TILES
 /* A tile is B rows of 16 bytes, B = 16 / element size.  log2(B) rounds of
  * interleaving row i with row i + B/2 (low halves into row 2i, high halves
- * into row 2i+1) transpose it. */
+ * into row 2i+1) transpose it.  With swap, each row's elements are
+ * byte-reversed as it is loaded (one byte shuffle). */
 typedef uint8_t v16u8 __attribute__((vector_size(16)));
 typedef uint16_t v8u16 __attribute__((vector_size(16)));
 typedef uint32_t v4u32 __attribute__((vector_size(16)));
 typedef uint64_t v2u64 __attribute__((vector_size(16)));
+typedef uint8_t v32u8 __attribute__((vector_size(32)));
 #define UNPAREN(...) __VA_ARGS__
 
-#define DEF_TILE(NAME, VT, B, LO, HI)                                          \
+/* A vector's elements of 2, 4 or 8 bytes byte-reversed. */
+#define REV2(i) i + 1, i
+#define REV4(i) i + 3, i + 2, i + 1, i
+#define REV8(i) REV4(i + 4), REV4(i)
+#define REV2_16(v) __builtin_shufflevector(v, v, REV2(0), REV2(2), REV2(4), REV2(6), \
+                                           REV2(8), REV2(10), REV2(12), REV2(14))
+#define REV4_32(v) __builtin_shufflevector(v, v, REV4(0), REV4(4), REV4(8), REV4(12), \
+                                           REV4(16), REV4(20), REV4(24), REV4(28))
+#define REV8_32(v) __builtin_shufflevector(v, v, REV8(0), REV8(8), REV8(16), REV8(24))
+#define NO_REV(v) (v)
+#define REV2_V8U16(v) ((v8u16)REV2_16((v16u8)(v)))
+
+#define DEF_TILE(NAME, VT, B, LO, HI, REV)                                     \
     static inline __attribute__((always_inline)) void                          \
     NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,       \
-         ptrdiff_t dbytes)                                                     \
+         ptrdiff_t dbytes, int swap)                                           \
     {                                                                          \
         VT r[B], t[B];                                                         \
         _Pragma("GCC unroll 16")                                               \
-        for (int i = 0; i < (B); i++)                                          \
+        for (int i = 0; i < (B); i++) {                                        \
             memcpy(&r[i], src + i * sbytes, 16);                               \
+            if (swap)                                                          \
+                r[i] = REV(r[i]);                                              \
+        }                                                                      \
         _Pragma("GCC unroll 4")                                                \
         for (int k = 1; k < (B); k *= 2) {                                     \
             _Pragma("GCC unroll 8")                                            \
@@ -400,8 +432,9 @@ typedef uint64_t v2u64 __attribute__((vector_size(16)));
     }
 DEF_TILE(tile1, v16u8, 16,
          (0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23),
-         (8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31))
-DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 15))
+         (8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), NO_REV)
+DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 15),
+         REV2_V8U16)
 /* 4- and 8-byte elements: tiles of 32-byte rows, 8 x 8 and 4 x 4.  The
  * shuffles keep to the two 16-byte halves except the last round, which
  * swaps halves between rows: with AVX2 each is one instruction, and a tile
@@ -409,12 +442,16 @@ DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 1
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
 typedef uint64_t v4u64 __attribute__((vector_size(32)));
 static inline __attribute__((always_inline)) void
-tile4(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes)
+tile4(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes,
+      int swap)
 {
     v8u32 r[8], t[8];
     _Pragma("GCC unroll 8")
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < 8; i++) {
         memcpy(&r[i], src + i * sbytes, 32);
+        if (swap)
+            r[i] = (v8u32)REV4_32((v32u8)r[i]);
+    }
     /* interleave pairs of rows by elements, then by element pairs:
      * t[2c] and t[2c + 1] hold columns c and c + 4 of rows 0-3 and 4-7 */
     _Pragma("GCC unroll 4")
@@ -441,12 +478,16 @@ tile4(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
 }
 
 static inline __attribute__((always_inline)) void
-tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes)
+tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t dbytes,
+      int swap)
 {
     v4u64 r[4], t[4];
     _Pragma("GCC unroll 4")
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         memcpy(&r[i], src + i * sbytes, 32);
+        if (swap)
+            r[i] = (v4u64)REV8_32((v32u8)r[i]);
+    }
     /* t[2k] and t[2k + 1]: columns k and k + 2 of rows 0-1 and 2-3 */
     _Pragma("GCC unroll 2")
     for (int i = 0; i < 4; i += 2) {
@@ -467,7 +508,7 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
  * transpose() returns; where rows or cols is not a multiple of them, the
  * last tile of a row or column overlaps the one before (its elements are
  * written twice, with the same values). */
-#define TILES(TILE, BR, BC)                                                    \
+#define TILES(TILE, BR, BC, SWAP)                                              \
     if (rows >= (BR) && cols >= (BC)) {                                        \
         for (size_t i_ = 0;; i_ += (BR)) {                                     \
             if (i_ + (BR) > rows)                                              \
@@ -476,7 +517,8 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
                 if (j_ + (BC) > cols)                                          \
                     j_ = cols - (BC);                                          \
                 TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
-                     dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e); \
+                     dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e, \
+                     SWAP);                                                    \
                 if (j_ + (BC) == cols)                                         \
                     break;                                                     \
             }                                                                  \
@@ -485,44 +527,59 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
         }                                                                      \
         return;                                                                \
     }
+/* The tiles of one size, specialised for swap on and off. */
+#define TILES_SWAP(TILE, BR, BC)                                               \
+    do {                                                                       \
+        if (swap) {                                                            \
+            TILES(TILE, BR, BC, 1)                                             \
+        } else {                                                               \
+            TILES(TILE, BR, BC, 0)                                             \
+        }                                                                      \
+    } while (0)
 
 NCSI_VEC_CLONES
 static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char *dst,
-                      ptrdiff_t dstride, size_t rows, size_t cols, size_t esz)
+                      ptrdiff_t dstride, size_t rows, size_t cols, size_t esz, int swap)
 {
 #ifdef HAVE_TILES
     ptrdiff_t e = (ptrdiff_t)esz;
     switch (esz) {
-    case 1: TILES(tile1, 16, 16); break;
-    case 2: TILES(tile2, 8, 8); break;
-    case 4: TILES(tile4, 8, 8); break;
-    case 8: TILES(tile8, 4, 4); break;
+    case 1: TILES(tile1, 16, 16, 0); break;
+    case 2: TILES_SWAP(tile2, 8, 8); break;
+    case 4: TILES_SWAP(tile4, 8, 8); break;
+    case 8: TILES_SWAP(tile8, 4, 4); break;
     default: break;
     }
 #endif
-    transpose_scalar(src, sstride, dst, dstride, rows, cols, esz);
+    transpose_scalar(src, sstride, dst, dstride, rows, cols, esz, swap);
 }
 
-#define SPREAD(T)                                                              \
+#define COPY_STEPS(T, SW)                                                      \
     do {                                                                       \
         const T *s_ = (const void *)src;                                       \
         T *d_ = (void *)dst;                                                   \
         for (uint64_t i = 0; i < n; i++)                                       \
-            d_[(ptrdiff_t)i * step] = s_[i];                                   \
+            d_[(ptrdiff_t)i * dstep] = SW(s_[(ptrdiff_t)i * sstep]);           \
     } while (0)
 
-/* n dense elements to memory step elements apart. */
-static void spread(const unsigned char *src, unsigned char *dst, uint64_t n, ptrdiff_t step,
-                   size_t esz)
+/* n elements sstep elements apart to memory dstep elements apart,
+ * byte-reversed with swap. */
+static void copy_steps(const unsigned char *src, ptrdiff_t sstep, unsigned char *dst,
+                       ptrdiff_t dstep, uint64_t n, size_t esz, int swap)
 {
+    if (sstep == 1 && dstep == 1 && !(swap && esz > 1)) {
+        memcpy(dst, src, (size_t)n * esz);
+        return;
+    }
     switch (esz) {
-    case 1: SPREAD(uint8_t); break;
-    case 2: SPREAD(uint16_t); break;
-    case 4: SPREAD(uint32_t); break;
-    case 8: SPREAD(uint64_t); break;
+    case 1: COPY_STEPS(uint8_t, NOSWAP); break;
+    case 2: SWAPPED_OR_NOT(COPY_STEPS, uint16_t, 2); break;
+    case 4: SWAPPED_OR_NOT(COPY_STEPS, uint32_t, 4); break;
+    case 8: SWAPPED_OR_NOT(COPY_STEPS, uint64_t, 8); break;
     default:
         for (uint64_t i = 0; i < n; i++)
-            memcpy(dst + (ptrdiff_t)i * step * (ptrdiff_t)esz, src + i * esz, esz);
+            memcpy(dst + (ptrdiff_t)i * dstep * (ptrdiff_t)esz,
+                   src + (ptrdiff_t)i * sstep * (ptrdiff_t)esz, esz);
     }
 }
 
@@ -537,13 +594,14 @@ int ncsi_slab_natural_map(const ncs_slab *s)
     return 1;
 }
 
-int ncsi_slab_scatter(const ncs_slab *s, const void *dense, void *buf, size_t esz)
+int ncsi_slab_place(const ncs_slab *s, const void *from, const ptrdiff_t *fstep, int swap,
+                    void *buf, size_t esz)
 {
-    /* the dimensions of count > 1: count, dense step, memory step */
+    /* the dimensions of count > 1: count, source step, memory step */
     uint64_t cnt_inl[NCSI_SLAB_INLINE], *cnt = cnt_inl, *idx, tstep = 1;
     ptrdiff_t stp_inl[2 * NCSI_SLAB_INLINE], *tst = stp_inl, *mst;
     uint64_t idx_inl[NCSI_SLAB_INLINE];
-    const unsigned char *src = dense;
+    const unsigned char *src = from;
     unsigned char *dst = buf;
     ptrdiff_t e = (ptrdiff_t)esz;
     int nd = 0, a = -1, b;
@@ -566,20 +624,21 @@ int ncsi_slab_scatter(const ncs_slab *s, const void *dense, void *buf, size_t es
     for (int d = s->ndims - 1; d >= 0; d--) {
         if (s->count[d] > 1) {
             cnt[nd] = s->count[d];
-            tst[nd] = (ptrdiff_t)tstep;
+            tst[nd] = fstep != NULL ? fstep[d] : (ptrdiff_t)tstep;
             mst[nd] = s->imap[d];
             nd++;
         }
         tstep *= s->count[d];
     }
     if (nd == 0) {
-        memcpy(dst, src, esz);
+        copy_steps(src, 1, dst, 1, 1, esz, swap);
         goto done;
     }
-    /* b = 0 is the dense-contiguous dimension; a, if any, the one the map
-     * makes contiguous */
+    /* b = 0 is the innermost dimension, a, if any, the one the map makes
+     * contiguous: a transpose where b is contiguous in the source and not
+     * in memory */
     b = 0;
-    if (mst[b] != 1)
+    if (mst[b] != 1 && tst[b] == 1)
         for (int k = 1; k < nd; k++)
             if (mst[k] == 1)
                 a = k;
@@ -594,11 +653,9 @@ int ncsi_slab_scatter(const ncs_slab *s, const void *dense, void *buf, size_t es
         }
         if (a > 0)
             transpose(src + so * e, tst[a], dst + mo * e, mst[b], (size_t)cnt[a],
-                      (size_t)cnt[b], esz);
-        else if (mst[b] == 1)
-            memcpy(dst + mo * e, src + so * e, (size_t)cnt[b] * esz);
+                      (size_t)cnt[b], esz, swap);
         else
-            spread(src + so * e, dst + mo * e, cnt[b], mst[b], esz);
+            copy_steps(src + so * e, tst[b], dst + mo * e, mst[b], cnt[b], esz, swap);
         /* next index of the dimensions above b, skipping a */
         for (k = 1; k < nd; k++) {
             if (k == a)

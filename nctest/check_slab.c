@@ -712,14 +712,11 @@ static void run_matrix(const layout *lo, int rank, int with_puts)
     unlink(mf.path);
 }
 
-/* Mapped gets of planes large enough for every tile size of the dense
- * buffer path (16 x 16 bytes, 8 x 8 shorts, ...), with lengths that are
- * not multiples of any tile, so that the overlapping last tiles and the
- * small-plane fallback all run; loop index: basic layout. */
-START_TEST(test_mapped_tiles)
+/* Mapped gets of a variable of each type, fixed and record, of this
+ * shape, in layout lo: whole, an inner box, stride 2 and one plane, with
+ * every map that transposes or permutes, in each memory type. */
+static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
 {
-    static const size_t shape[3] = {3, 35, 37};
-    const layout *lo = &layouts[_i];
     const tu_format *f = lo->f;
     char path[256];
     int ncid, dimids[4], d;
@@ -729,7 +726,7 @@ START_TEST(test_mapped_tiles)
     static const int maps[] = {MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, MAP_TRANSPOSE, MAP_PERMUTE,
                                MAP_NEGATIVE};
 
-    tu_path(path, sizeof path, PROG, "tiles");
+    tu_path(path, sizeof path, PROG, tag);
     NCS_OK(ncs_create(path, NCS_CLOBBER | f->cmode, &ncid));
     NCS_OK(ncs_def_dim(ncid, "t", NCS_UNLIMITED, &dimids[0]));
     NCS_OK(ncs_def_dim(ncid, "y", shape[1], &dimids[1]));
@@ -743,7 +740,7 @@ START_TEST(test_mapped_tiles)
             v->type = t;
             v->rec = rec;
             v->rank = 3;
-            memcpy(v->shape, shape, sizeof shape);
+            memcpy(v->shape, shape, 3 * sizeof *shape);
             snprintf(name, sizeof name, "%s_%s", rec ? "r" : "f", tu_type_name(t));
             NCS_OK(ncs_def_var(ncid, name, t, 3, vd, &v->varid));
             set_storage(ncid, v->varid, lo, 3, shape);
@@ -786,6 +783,27 @@ START_TEST(test_mapped_tiles)
                 }
     NCS_OK(ncs_close(ncid));
     unlink(path);
+}
+
+/* Planes large enough for every tile size of the dense buffer path
+ * (16 x 16 bytes, 8 x 8 shorts, ...), with lengths that are not multiples
+ * of any tile, so that the overlapping last tiles and the small-plane
+ * fallback all run; loop index: basic layout. */
+START_TEST(test_mapped_tiles)
+{
+    static const size_t shape[3] = {3, 35, 37};
+    mapped_gets(&layouts[_i], shape, "tiles");
+}
+END_TEST
+
+/* Variables of many 64 KiB pages, planes of up to 16,000 bytes: in a
+ * classic file most planes are placed straight from the cached page (and
+ * byte-reversed there), the ones across a page boundary through the dense
+ * buffer; loop index: classic layout. */
+START_TEST(test_mapped_pages)
+{
+    static const size_t shape[3] = {12, 40, 50};
+    mapped_gets(&layouts[_i], shape, "pages");
 }
 END_TEST
 
@@ -1274,6 +1292,7 @@ static Suite *slab_suite(void)
     tcase_add_loop_test(tc, test_matrix_get_put, 0, NLAYOUTS * (MAXR + 1));
     tcase_add_loop_test(tc, test_scalar, 0, NBASIC);
     tcase_add_loop_test(tc, test_mapped_tiles, 0, NBASIC);
+    tcase_add_loop_test(tc, test_mapped_pages, 0, 3);
     tcase_add_test(tc, test_page_straddle);
     suite_add_tcase(s, tc);
     tc = tcase_create("convert");
