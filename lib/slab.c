@@ -435,6 +435,84 @@ DEF_TILE(tile1, v16u8, 16,
          (8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), NO_REV)
 DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 15),
          REV2_V8U16)
+
+/* 1- and 2-byte elements, where a plane has more than B = 16 / size rows:
+ * two B x B tiles one above the other, in the two 16-byte halves of
+ * 32-byte rows, so that each shuffle and each store moves 32 bytes.  A
+ * band is n rows (B < n <= 2B) of the plane and B columns; it becomes B
+ * rows of 2B elements whose first n are the band's.  Where n < 2B the
+ * rest is not the band's, and is stored only where the memory after a row
+ * is rewritten later: each row is stored whole (32 bytes) but for the
+ * last, with last_exact, in two 16-byte pieces that end at its n-th
+ * element. */
+/* Keeps the compiler from turning a pointer stepped row by row back into
+ * one address computation (and a register, often spilled) per row. */
+#define NCSI_OPAQUE(p) __asm__("" : "+r"(p))
+typedef uint16_t v16u16 __attribute__((vector_size(32)));
+#define DEF_VTILE(NAME, VT, B, LO, HI, REV)                                    \
+    static inline __attribute__((always_inline)) void                          \
+    NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,       \
+         ptrdiff_t dbytes, size_t n, int last_exact, int swap)                 \
+    {                                                                          \
+        VT r[B], t[B];                                                         \
+        size_t nb = n * (16 / (B));                                            \
+        const unsigned char *q0 = src, *q1 = src + (B) * sbytes;               \
+        const unsigned char *ql = src + (ptrdiff_t)(n - 1) * sbytes;           \
+        unsigned char *d_ = dst;                                               \
+        _Pragma("GCC unroll 16")                                               \
+        for (int i = 0; i < (B); i++) {                                        \
+            v16u8 lo, hi;                                                      \
+            v32u8 both;                                                        \
+            memcpy(&lo, q0, 16);                                               \
+            memcpy(&hi, (B) + (size_t)i < n ? q1 : ql, 16);                    \
+            q0 += sbytes;                                                      \
+            q1 += sbytes;                                                      \
+            NCSI_OPAQUE(q0);                                                   \
+            NCSI_OPAQUE(q1);                                                   \
+            both = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, \
+                                           12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, \
+                                           24, 25, 26, 27, 28, 29, 30, 31);    \
+            if (swap)                                                          \
+                both = REV(both);                                              \
+            r[i] = (VT)both;                                                   \
+        }                                                                      \
+        _Pragma("GCC unroll 4")                                                \
+        for (int k = 1; k < (B); k *= 2) {                                     \
+            _Pragma("GCC unroll 8")                                            \
+            for (int i = 0; i < (B) / 2; i++) {                                \
+                t[2 * i] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN LO); \
+                t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN HI); \
+            }                                                                  \
+            memcpy(r, t, sizeof r);                                            \
+        }                                                                      \
+        _Pragma("GCC unroll 16")                                               \
+        for (int i = 0; i < (B); i++) {                                        \
+            if (nb == 32 || i < (B) - 1 || !last_exact) {                      \
+                memcpy(d_, &r[i], 32);                                         \
+            } else {                                                           \
+                unsigned char w[32];                                           \
+                memcpy(w, &r[i], 32);                                          \
+                memcpy(d_, w, 16);                                             \
+                memcpy(d_ + nb - 16, w + nb - 16, 16);                         \
+            }                                                                  \
+            d_ += dbytes;                                                      \
+            NCSI_OPAQUE(d_);                                                   \
+        }                                                                      \
+    }
+#define NO_REV32(v) (v)
+#define REV2_32(v) __builtin_shufflevector(v, v, REV2(0), REV2(2), REV2(4), REV2(6), \
+                                           REV2(8), REV2(10), REV2(12), REV2(14), REV2(16), \
+                                           REV2(18), REV2(20), REV2(22), REV2(24), REV2(26), \
+                                           REV2(28), REV2(30))
+DEF_VTILE(vtile1, v32u8, 16,
+          (0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39,
+           16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55),
+          (8, 40, 9, 41, 10, 42, 11, 43, 12, 44, 13, 45, 14, 46, 15, 47,
+           24, 56, 25, 57, 26, 58, 27, 59, 28, 60, 29, 61, 30, 62, 31, 63), NO_REV32)
+DEF_VTILE(vtile2, v16u16, 8,
+          (0, 16, 1, 17, 2, 18, 3, 19, 8, 24, 9, 25, 10, 26, 11, 27),
+          (4, 20, 5, 21, 6, 22, 7, 23, 12, 28, 13, 29, 14, 30, 15, 31), REV2_32)
+
 /* 4- and 8-byte elements: tiles of 32-byte rows, 8 x 8 and 4 x 4.  The
  * shuffles keep to the two 16-byte halves except the last round, which
  * swaps halves between rows: with AVX2 each is one instruction, and a tile
@@ -527,13 +605,43 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
         }                                                                      \
         return;                                                                \
     }
+/* Vertical tiles (B columns, bands of 2B rows) over a plane of at least
+ * 2B rows, the last band moved up to overlap the one before; or, where
+ * the plane is dense in memory, of more than B, the only band short.  A
+ * short band's rows are stored whole, each into the next, which is stored
+ * after it, but for the plane's last. */
+#define VTILES(TILE, B, SWAP)                                                  \
+    if ((rows >= 2 * (B) || (rows > (B) && dstride == (ptrdiff_t)rows)) && cols >= (B)) { \
+        for (size_t i_ = 0;; i_ += 2 * (B)) {                                  \
+            size_t n_ = 2 * (B);                                               \
+            if (i_ + n_ > rows) {                                              \
+                if (rows >= n_)                                                \
+                    i_ = rows - n_;                                            \
+                else                                                           \
+                    n_ = rows;                                                 \
+            }                                                                  \
+            for (size_t j_ = 0;; j_ += (B)) {                                  \
+                if (j_ + (B) > cols)                                           \
+                    j_ = cols - (B);                                           \
+                TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
+                     dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e, \
+                     n_, j_ + (B) == cols, SWAP);                              \
+                if (j_ + (B) == cols)                                          \
+                    break;                                                     \
+            }                                                                  \
+            if (i_ + n_ == rows)                                               \
+                break;                                                         \
+        }                                                                      \
+        return;                                                                \
+    }
+
 /* The tiles of one size, specialised for swap on and off. */
-#define TILES_SWAP(TILE, BR, BC)                                               \
+#define TILES_SWAP(TILES, ...)                                                 \
     do {                                                                       \
         if (swap) {                                                            \
-            TILES(TILE, BR, BC, 1)                                             \
+            TILES(__VA_ARGS__, 1)                                              \
         } else {                                                               \
-            TILES(TILE, BR, BC, 0)                                             \
+            TILES(__VA_ARGS__, 0)                                              \
         }                                                                      \
     } while (0)
 
@@ -544,10 +652,16 @@ static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char
 #ifdef HAVE_TILES
     ptrdiff_t e = (ptrdiff_t)esz;
     switch (esz) {
-    case 1: TILES(tile1, 16, 16, 0); break;
-    case 2: TILES_SWAP(tile2, 8, 8); break;
-    case 4: TILES_SWAP(tile4, 8, 8); break;
-    case 8: TILES_SWAP(tile8, 4, 4); break;
+    case 1:
+        VTILES(vtile1, 16, 0)
+        TILES(tile1, 16, 16, 0)
+        break;
+    case 2:
+        TILES_SWAP(VTILES, vtile2, 8);
+        TILES_SWAP(TILES, tile2, 8, 8);
+        break;
+    case 4: TILES_SWAP(TILES, tile4, 8, 8); break;
+    case 8: TILES_SWAP(TILES, tile8, 4, 4); break;
     default: break;
     }
 #endif

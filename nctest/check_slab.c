@@ -713,8 +713,9 @@ static void run_matrix(const layout *lo, int rank, int with_puts)
 }
 
 /* Mapped gets of a variable of each type, fixed and record, of this
- * shape, in layout lo: whole, an inner box, stride 2 and one plane, with
- * every map that transposes or permutes, in each memory type. */
+ * shape, in layout lo: whole, an inner box, stride 2, one plane and two
+ * small ones, with every map that transposes or permutes, in each memory
+ * type. */
 static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
 {
     const tu_format *f = lo->f;
@@ -722,7 +723,7 @@ static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
     int ncid, dimids[4], d;
     varinfo vars[2 * 11];
     int nv = 0;
-    slab sl[4];
+    slab sl[5];
     static const int maps[] = {MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, MAP_TRANSPOSE, MAP_PERMUTE,
                                MAP_NEGATIVE};
 
@@ -773,6 +774,12 @@ static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
     sl[3].start[1] = 3;
     sl[3].count[1] = 17;
     sl[3].count[2] = 18;
+    slab_full(&sl[4], 3, shape, "two planes, 12 x 21");
+    sl[4].count[0] = 2;
+    sl[4].start[1] = 5;
+    sl[4].count[1] = 12;
+    sl[4].start[2] = 1;
+    sl[4].count[2] = 21;
     for (int i = 0; i < nv; i++)
         for (int j = 0; j < (int)TU_NELEMS(sl); j++)
             for (int m = 0; m < (int)TU_NELEMS(maps); m++)
