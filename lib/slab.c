@@ -405,6 +405,20 @@ typedef uint8_t v32u8 __attribute__((vector_size(32)));
 #define NO_REV(v) (v)
 #define REV2_V8U16(v) ((v8u16)REV2_16((v16u8)(v)))
 
+/* The log2(B) rounds of interleaves on the B rows r (t the scratch). */
+#define INTERLEAVE_ROUNDS(B, LO, HI)                                           \
+    do {                                                                       \
+        _Pragma("GCC unroll 4")                                                \
+        for (int k = 1; k < (B); k *= 2) {                                     \
+            _Pragma("GCC unroll 8")                                            \
+            for (int i = 0; i < (B) / 2; i++) {                                \
+                t[2 * i] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN LO); \
+                t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN HI); \
+            }                                                                  \
+            memcpy(r, t, sizeof r);                                            \
+        }                                                                      \
+    } while (0)
+
 #define DEF_TILE(NAME, VT, B, LO, HI, REV)                                     \
     static inline __attribute__((always_inline)) void                          \
     NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,       \
@@ -417,15 +431,7 @@ typedef uint8_t v32u8 __attribute__((vector_size(32)));
             if (swap)                                                          \
                 r[i] = REV(r[i]);                                              \
         }                                                                      \
-        _Pragma("GCC unroll 4")                                                \
-        for (int k = 1; k < (B); k *= 2) {                                     \
-            _Pragma("GCC unroll 8")                                            \
-            for (int i = 0; i < (B) / 2; i++) {                                \
-                t[2 * i] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN LO); \
-                t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN HI); \
-            }                                                                  \
-            memcpy(r, t, sizeof r);                                            \
-        }                                                                      \
+        INTERLEAVE_ROUNDS(B, LO, HI);                                          \
         _Pragma("GCC unroll 16")                                               \
         for (int i = 0; i < (B); i++)                                          \
             memcpy(dst + i * dbytes, &r[i], 16);                               \
@@ -476,15 +482,7 @@ typedef uint16_t v16u16 __attribute__((vector_size(32)));
                 both = REV(both);                                              \
             r[i] = (VT)both;                                                   \
         }                                                                      \
-        _Pragma("GCC unroll 4")                                                \
-        for (int k = 1; k < (B); k *= 2) {                                     \
-            _Pragma("GCC unroll 8")                                            \
-            for (int i = 0; i < (B) / 2; i++) {                                \
-                t[2 * i] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN LO); \
-                t[2 * i + 1] = __builtin_shufflevector(r[i], r[i + (B) / 2], UNPAREN HI); \
-            }                                                                  \
-            memcpy(r, t, sizeof r);                                            \
-        }                                                                      \
+        INTERLEAVE_ROUNDS(B, LO, HI);                                          \
         _Pragma("GCC unroll 16")                                               \
         for (int i = 0; i < (B); i++) {                                        \
             if (nb == 32 || i < (B) - 1 || !last_exact) {                      \

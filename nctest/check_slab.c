@@ -712,6 +712,17 @@ static void run_matrix(const layout *lo, int rank, int with_puts)
     unlink(mf.path);
 }
 
+/* A rank-3 slab of unit strides from start, count elements. */
+static void slab_box(slab *s, const size_t *shape, const char *what, const size_t *start,
+                     const size_t *count)
+{
+    slab_full(s, 3, shape, what);
+    for (int d = 0; d < 3; d++) {
+        s->start[d] = start[d];
+        s->count[d] = count[d];
+    }
+}
+
 /* Mapped gets of a variable of each type, fixed and record, of this
  * shape, in layout lo: whole, an inner box, stride 2, one plane and two
  * small ones, with every map that transposes or permutes, in each memory
@@ -768,18 +779,10 @@ static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
         sl[2].stride[d] = 2;
         sl[2].count[d] = ceil_div(shape[d], 2);
     }
-    slab_full(&sl[3], 3, shape, "one plane, 17 x 18");
-    sl[3].start[0] = 2;
-    sl[3].count[0] = 1;
-    sl[3].start[1] = 3;
-    sl[3].count[1] = 17;
-    sl[3].count[2] = 18;
-    slab_full(&sl[4], 3, shape, "two planes, 12 x 21");
-    sl[4].count[0] = 2;
-    sl[4].start[1] = 5;
-    sl[4].count[1] = 12;
-    sl[4].start[2] = 1;
-    sl[4].count[2] = 21;
+    slab_box(&sl[3], shape, "one plane, 17 x 18", (const size_t[]){2, 3, 0},
+             (const size_t[]){1, 17, 18});
+    slab_box(&sl[4], shape, "two planes, 12 x 21", (const size_t[]){0, 5, 1},
+             (const size_t[]){2, 12, 21});
     for (int i = 0; i < nv; i++)
         for (int j = 0; j < (int)TU_NELEMS(sl); j++)
             for (int m = 0; m < (int)TU_NELEMS(maps); m++)
