@@ -1410,8 +1410,14 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
             p += in;
             /* rows i.. that lie in this page (no division where one does) */
             k = gap1 == 0 || gap1 >= PAGE_SIZE ? 1 : in_page(o, n1 - i, gap1, (size_t)span);
-            for (uint64_t j = 0; j < k; j++, p += gap1, mem += rowbytes)
-                erange |= dec(p, q.step, mem, 1, n0) != 0;
+            if (dec == copy_bytes) {
+                /* inlined: rows of bytes are short, each a call otherwise */
+                for (uint64_t j = 0; j < k; j++, p += gap1, mem += rowbytes)
+                    copy_bytes(p, 1, mem, 1, n0);
+            } else {
+                for (uint64_t j = 0; j < k; j++, p += gap1, mem += rowbytes)
+                    erange |= dec(p, q.step, mem, 1, n0) != 0;
+            }
             o += k * gap1;
             i += k;
         }
