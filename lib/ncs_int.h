@@ -179,6 +179,13 @@ int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
 typedef int (*ncsi_conv_fn)(const void *src, ptrdiff_t sstep, void *dst, ptrdiff_t dstep,
                             size_t n);
 ncsi_conv_fn ncsi_decoder(int xtype, int mtype, int version);
+/* Where decoding xtype into mtype is a byte swap of 2-, 4- or 8-byte
+ * elements (the same type, on a little-endian host): fn(src, sgap, dst,
+ * dgap, n, rows) decodes rows of n contiguous elements, sgap and dgap
+ * bytes apart.  NULL otherwise. */
+typedef void (*ncsi_rows_fn)(const unsigned char *src, ptrdiff_t sgap, unsigned char *dst,
+                             ptrdiff_t dgap, size_t n, size_t rows);
+ncsi_rows_fn ncsi_row_decoder(int xtype, int mtype, int version);
 /* Native to native: n elements of stype, sstep apart, to dtype, dstep apart,
  * with the same range rules. */
 int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
