@@ -1374,21 +1374,23 @@ static int one_element(const fastvar *fv, const size_t *count)
     return 1;
 }
 
-/* One element in the variable's own type, from its cached page, or
- * NCSI_DECLINED (out of bounds, or a page that is not at hand). */
-static int get_point(const classic *cl, const fastvar *fv, const size_t *index, void *buf)
+/* The offset of element index of fv, or UINT64_MAX when it is out of
+ * bounds. */
+static uint64_t point_offset(const fastvar *fv, const size_t *index)
 {
-    const unsigned char *p;
     uint64_t off = fv->begin;
     for (int d = 0; d < fv->nd; d++) {
         if (index[d] >= fv->lim[d])
-            return NCSI_DECLINED;
+            return UINT64_MAX;
         off += index[d] * fv->bstride[d];
     }
-    p = ncsi_pc_peek(cl->pc, off, (size_t)fv->xsz);
-    if (p == NULL)
-        return NCSI_DECLINED;
-    switch (fv->xsz) {
+    return off;
+}
+
+/* One element of xsz bytes at p, decoded in its own type into buf. */
+static inline void decode_one(const unsigned char *p, int xsz, void *buf)
+{
+    switch (xsz) {
     case 1:
         *(unsigned char *)buf = *p;
         break;
@@ -1420,6 +1422,24 @@ static int get_point(const classic *cl, const fastvar *fv, const size_t *index, 
         break;
     }
     }
+}
+
+/* A plain get of one element in the variable's own type, from its cached
+ * page; NCSI_DECLINED where the general path must say why not. */
+static int get_point(ncs_file *f, const fastvar *fv, const size_t *index, void *buf)
+{
+    classic *cl = (classic *)f->state;
+    const unsigned char *p;
+    uint64_t off = point_offset(fv, index), in = off % PAGE_SIZE;
+    int status;
+    if (off == UINT64_MAX || in + (uint64_t)fv->xsz > PAGE_SIZE)
+        return NCSI_DECLINED;                /* out of bounds, or across two pages */
+    if (!(f->flags & NCSI_F_WRITE) && off + (uint64_t)fv->xsz > ncsi_pc_logical_size(cl->pc))
+        return NCSI_DECLINED;                /* cut short */
+    p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+    if (p == NULL)
+        return NCSI_DECLINED;
+    decode_one(p + in, fv->xsz, buf);
     return NCS_NOERR;
 }
 
@@ -1443,7 +1463,7 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
     if (varid >= cl->nfast)
         return NCSI_DECLINED;
     if (memtype == cl->fast[varid].type && one_element(&cl->fast[varid], count))
-        return get_point(cl, &cl->fast[varid], start, buf);  /* an ncvarget of a point */
+        return get_point(f, &cl->fast[varid], start, buf);   /* an ncvarget of a point */
     if (fast_plan(&cl->fast[varid], start, count, &q) != NCS_NOERR)
         return NCSI_DECLINED;
     if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
@@ -1566,10 +1586,16 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
 static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
 {
     const classic *cl = (const classic *)f->state;
-    int status = NCSI_DECLINED;
-    if (varid < cl->nfast)
-        status = get_point(cl, &cl->fast[varid], index, buf);
-    return status != NCSI_DECLINED ? status : ncsi_get1_general(f, varid, index, buf);
+    const unsigned char *p;
+    uint64_t off;
+    if (varid >= cl->nfast)
+        return ncsi_get1_general(f, varid, index, buf);
+    off = point_offset(&cl->fast[varid], index);
+    p = off == UINT64_MAX ? NULL : ncsi_pc_peek(cl->pc, off, (size_t)cl->fast[varid].xsz);
+    if (p == NULL)
+        return ncsi_get1_general(f, varid, index, buf);
+    decode_one(p, cl->fast[varid].xsz, buf);
+    return NCS_NOERR;
 }
 
 /* 1 when s writes every byte v has in records [from, to), padding

@@ -37,13 +37,35 @@ static int truncated_one(const char *full, const char *cut, size_t keep, size_t 
                 continue;
         }
         status = ncs_get(ncid, v, start, count, NULL, NULL, NCS_DOUBLE, b);
-        if (status != NCS_NOERR)
-            continue;           /* reported at the read: fine */
+        if (status == NCS_NOERR)
+            for (size_t k = 0; k < nr * per && !bad; k++) {
+                double want = fs_value(v, fs_vrec[v] ? k / per : 0, k % per);
+                if (b[k] != want) {
+                    snprintf(msg, msz, "cut at %zu: %s[%zu] = %.17g read silently, want %.17g",
+                             keep, fs_vname[v], k, b[k], want);
+                    bad = 1;
+                }
+            }
+        /* and element by element in the variable's own type (the path of
+         * an ncvarget of a point) */
         for (size_t k = 0; k < nr * per && !bad; k++) {
-            double want = fs_value(v, fs_vrec[v] ? k / per : 0, k % per);
-            if (b[k] != want) {
-                snprintf(msg, msz, "cut at %zu: %s[%zu] = %.17g read silently, want %.17g",
-                         keep, fs_vname[v], k, b[k], want);
+            size_t at[2], one[2] = { 1, 1 };
+            int type;
+            union { int i; double d; } e;
+            double got;
+            if (fs_vrec[v]) {
+                at[0] = k / per;
+                at[1] = k % per;
+            } else {
+                at[0] = k;
+            }
+            ck_assert(ncs_inq_vartype(ncid, v, &type) == NCS_NOERR);
+            if (ncs_get(ncid, v, at, one, NULL, NULL, NCS_NAT, &e) != NCS_NOERR)
+                continue;       /* reported at the read: fine */
+            got = type == NCS_INT ? e.i : e.d;
+            if (got != fs_value(v, fs_vrec[v] ? k / per : 0, k % per)) {
+                snprintf(msg, msz, "cut at %zu: %s[%zu] = %.17g read silently as one element",
+                         keep, fs_vname[v], k, got);
                 bad = 1;
             }
         }
