@@ -52,6 +52,10 @@ typedef struct fastvar {
     int nd;
     int xsz;
     int type;
+    /* into the variable's own type, contiguous runs: the decoder and the
+     * decoder of rows (NULL where it is not a byte swap) */
+    ncsi_conv_fn dec_self;
+    ncsi_rows_fn rows_self;
 } fastvar;
 
 typedef struct classic {
@@ -84,6 +88,9 @@ typedef struct classic {
 
 /* Rebuilds the fast-path table after the layout or the record count
  * changed. */
+static ncsi_conv_fn run_decoder(int xtype, int memtype, int version, ptrdiff_t xstep,
+                                ptrdiff_t mstep);
+
 static int fast_rebuild(ncs_file *f)
 {
     classic *cl = (classic *)f->state;
@@ -107,6 +114,8 @@ static int fast_rebuild(ncs_file *f)
         fv->nd = v->ndims;
         fv->xsz = (int)v->xsz;
         fv->type = v->type;
+        fv->dec_self = run_decoder(v->type, v->type, f->version, 1, 1);
+        fv->rows_self = ncsi_row_decoder(v->type, v->type, f->version);
         fv->lim = cl->fastmem + used;
         fv->bstride = cl->fastmem + used + v->ndims;
         used += 2 * (size_t)v->ndims;
@@ -1468,8 +1477,14 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
         return NCSI_DECLINED;
     if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
-    dec = run_decoder(cl->fast[varid].type, memtype, f->version, q.step, 1);
-    swap_rows = q.step == 1 ? ncsi_row_decoder(cl->fast[varid].type, memtype, f->version) : NULL;
+    if (memtype == cl->fast[varid].type && q.step == 1) {
+        dec = cl->fast[varid].dec_self;
+        swap_rows = cl->fast[varid].rows_self;
+    } else {
+        dec = run_decoder(cl->fast[varid].type, memtype, f->version, q.step, 1);
+        swap_rows = q.step == 1 ? ncsi_row_decoder(cl->fast[varid].type, memtype, f->version)
+                                : NULL;
+    }
     /* the rows of group 1 (the runs) go page by page: each page is found
      * once for all the rows inside it */
     n0 = (size_t)q.n[0];
