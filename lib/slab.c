@@ -334,22 +334,25 @@ done:
 
 /* An element as it is (NOSWAP) or byte-reversed. */
 #define NOSWAP(x) (x)
-#define BSWAP1(x) (x)
 #define BSWAP2(x) __builtin_bswap16(x)
 #define BSWAP4(x) __builtin_bswap32(x)
 #define BSWAP8(x) __builtin_bswap64(x)
 
 /* dst[j*dstride + i] = src[i*sstride + j], i < rows, j < cols, elements of
  * one size (strides in elements), one element at a time; swap: each
- * element byte-reversed on the way. */
+ * element byte-reversed on the way.  Either side may be unaligned (a view
+ * of a file's bytes). */
 #define TRANSPOSE_SCALAR(T, SW)                                                \
     do {                                                                       \
-        const T *s_ = (const void *)src;                                       \
-        T *d_ = (void *)dst;                                                   \
         for (size_t i = 0; i < rows; i++)                                      \
-            for (size_t j = 0; j < cols; j++)                                  \
-                d_[(ptrdiff_t)j * dstride + (ptrdiff_t)i] =                    \
-                    SW(s_[(ptrdiff_t)i * sstride + (ptrdiff_t)j]);             \
+            for (size_t j = 0; j < cols; j++) {                                \
+                T v_;                                                          \
+                memcpy(&v_, src + ((ptrdiff_t)i * sstride + (ptrdiff_t)j) * (ptrdiff_t)sizeof v_, \
+                       sizeof v_);                                             \
+                v_ = SW(v_);                                                   \
+                memcpy(dst + ((ptrdiff_t)j * dstride + (ptrdiff_t)i) * (ptrdiff_t)sizeof v_, \
+                       &v_, sizeof v_);                                        \
+            }                                                                  \
     } while (0)
 #define SWAPPED_OR_NOT(MACRO, T, N)                                            \
     do {                                                                       \
@@ -674,10 +677,12 @@ static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char
 
 #define COPY_STEPS(T, SW)                                                      \
     do {                                                                       \
-        const T *s_ = (const void *)src;                                       \
-        T *d_ = (void *)dst;                                                   \
-        for (uint64_t i = 0; i < n; i++)                                       \
-            d_[(ptrdiff_t)i * dstep] = SW(s_[(ptrdiff_t)i * sstep]);           \
+        for (uint64_t i = 0; i < n; i++) {                                     \
+            T v_;                                                              \
+            memcpy(&v_, src + (ptrdiff_t)i * sstep * (ptrdiff_t)sizeof v_, sizeof v_); \
+            v_ = SW(v_);                                                       \
+            memcpy(dst + (ptrdiff_t)i * dstep * (ptrdiff_t)sizeof v_, &v_, sizeof v_); \
+        }                                                                      \
     } while (0)
 
 /* n elements sstep elements apart to memory dstep elements apart,
