@@ -1397,39 +1397,20 @@ static uint64_t point_offset(const fastvar *fv, const size_t *index)
 }
 
 /* One element of xsz bytes at p, decoded in its own type into buf. */
+#define DECODE_ONE(T, BE)                                                      \
+    do {                                                                       \
+        T u_;                                                                  \
+        memcpy(&u_, p, sizeof u_);                                             \
+        u_ = BE(u_);                                                           \
+        memcpy(buf, &u_, sizeof u_);                                           \
+    } while (0)
 static inline void decode_one(const unsigned char *p, int xsz, void *buf)
 {
     switch (xsz) {
-    case 1:
-        *(unsigned char *)buf = *p;
-        break;
-    case 2: {
-        uint16_t u;
-        memcpy(&u, p, 2);
-#ifndef WORDS_BIGENDIAN
-        u = __builtin_bswap16(u);
-#endif
-        memcpy(buf, &u, 2);
-        break;
-    }
-    case 4: {
-        uint32_t u;
-        memcpy(&u, p, 4);
-#ifndef WORDS_BIGENDIAN
-        u = __builtin_bswap32(u);
-#endif
-        memcpy(buf, &u, 4);
-        break;
-    }
-    default: {
-        uint64_t u;
-        memcpy(&u, p, 8);
-#ifndef WORDS_BIGENDIAN
-        u = __builtin_bswap64(u);
-#endif
-        memcpy(buf, &u, 8);
-        break;
-    }
+    case 1: *(unsigned char *)buf = *p; break;
+    case 2: DECODE_ONE(uint16_t, ncsi_be16); break;
+    case 4: DECODE_ONE(uint32_t, ncsi_be32); break;
+    default: DECODE_ONE(uint64_t, ncsi_be64); break;
     }
 }
 

@@ -30,44 +30,19 @@
 #define K_UI 1   /* unsigned integer */
 #define K_FP 2   /* floating point */
 
-static inline uint16_t be16(uint16_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return v;
-#else
-    return __builtin_bswap16(v);
-#endif
-}
-static inline uint32_t be32(uint32_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return v;
-#else
-    return __builtin_bswap32(v);
-#endif
-}
-static inline uint64_t be64(uint64_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return v;
-#else
-    return __builtin_bswap64(v);
-#endif
-}
-
 /* Loads and stores of one big-endian element, by external size. */
 #define LOAD_BE(T, p, out) do {                                  \
         T out_##T##_tmp;                                         \
         if (sizeof(T) == 1) {                                    \
             memcpy(&out_##T##_tmp, (p), 1);                      \
         } else if (sizeof(T) == 2) {                             \
-            uint16_t u_; memcpy(&u_, (p), 2); u_ = be16(u_);     \
+            uint16_t u_; memcpy(&u_, (p), 2); u_ = ncsi_be16(u_); \
             memcpy(&out_##T##_tmp, &u_, 2);                      \
         } else if (sizeof(T) == 4) {                             \
-            uint32_t u_; memcpy(&u_, (p), 4); u_ = be32(u_);     \
+            uint32_t u_; memcpy(&u_, (p), 4); u_ = ncsi_be32(u_); \
             memcpy(&out_##T##_tmp, &u_, 4);                      \
         } else {                                                 \
-            uint64_t u_; memcpy(&u_, (p), 8); u_ = be64(u_);     \
+            uint64_t u_; memcpy(&u_, (p), 8); u_ = ncsi_be64(u_); \
             memcpy(&out_##T##_tmp, &u_, 8);                      \
         }                                                        \
         (out) = out_##T##_tmp;                                   \
@@ -78,13 +53,13 @@ static inline uint64_t be64(uint64_t v)
         if (sizeof(T) == 1) {                                    \
             memcpy((p), &v_, 1);                                 \
         } else if (sizeof(T) == 2) {                             \
-            uint16_t u_; memcpy(&u_, &v_, 2); u_ = be16(u_);     \
+            uint16_t u_; memcpy(&u_, &v_, 2); u_ = ncsi_be16(u_); \
             memcpy((p), &u_, 2);                                 \
         } else if (sizeof(T) == 4) {                             \
-            uint32_t u_; memcpy(&u_, &v_, 4); u_ = be32(u_);     \
+            uint32_t u_; memcpy(&u_, &v_, 4); u_ = ncsi_be32(u_); \
             memcpy((p), &u_, 4);                                 \
         } else {                                                 \
-            uint64_t u_; memcpy(&u_, &v_, 8); u_ = be64(u_);     \
+            uint64_t u_; memcpy(&u_, &v_, 8); u_ = ncsi_be64(u_); \
             memcpy((p), &u_, 8);                                 \
         }                                                        \
     } while (0)
@@ -311,9 +286,9 @@ ncsi_conv_fn ncsi_decoder(int xtype, int mtype, int version)
                 memcpy(dst + i * sizeof v, &v, sizeof v);                      \
             }                                                                  \
     }
-DEF_SWAP_ROWS(swap_rows2, uint16_t, be16)
-DEF_SWAP_ROWS(swap_rows4, uint32_t, be32)
-DEF_SWAP_ROWS(swap_rows8, uint64_t, be64)
+DEF_SWAP_ROWS(swap_rows2, uint16_t, ncsi_be16)
+DEF_SWAP_ROWS(swap_rows4, uint32_t, ncsi_be32)
+DEF_SWAP_ROWS(swap_rows8, uint64_t, ncsi_be64)
 
 ncsi_rows_fn ncsi_row_decoder(int xtype, int mtype, int version)
 {

@@ -72,6 +72,32 @@ static inline int ncsi_add_u64(uint64_t a, uint64_t b, uint64_t *r)
 /* ---- types -------------------------------------------------------------- */
 #define NCSI_NTYPES 12           /* NCS_NAT .. NCS_UINT64 */
 /* External (and native) size of one element, 0 for an invalid type. */
+/* A big-endian (file order) unsigned integer in host order, and back. */
+static inline uint16_t ncsi_be16(uint16_t v)
+{
+#ifdef WORDS_BIGENDIAN
+    return v;
+#else
+    return __builtin_bswap16(v);
+#endif
+}
+static inline uint32_t ncsi_be32(uint32_t v)
+{
+#ifdef WORDS_BIGENDIAN
+    return v;
+#else
+    return __builtin_bswap32(v);
+#endif
+}
+static inline uint64_t ncsi_be64(uint64_t v)
+{
+#ifdef WORDS_BIGENDIAN
+    return v;
+#else
+    return __builtin_bswap64(v);
+#endif
+}
+
 static inline size_t ncsi_type_size(int type)
 {
     static const unsigned char sz[NCSI_NTYPES] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};

@@ -1118,18 +1118,14 @@ START_TEST(test_memory_bound)
     char msg[256] = "";
     pid_t pid;
     tu_path(path, sizeof path, PROG, _i ? "memory_deflate" : "memory");
-    ck_assert(pipe(fds) == 0);
-    pid = fork();
-    ck_assert(pid >= 0);
+    pid = tu_fork_pipe(fds);
     if (pid == 0) {
         int rc;
-        close(fds[0]);
         rc = stream_child(path, _i, msg, sizeof msg);
         if (write(fds[1], msg, strlen(msg) + 1) < 0)
             rc = 3;
         _exit(rc);
     }
-    close(fds[1]);
     if (read(fds[0], msg, sizeof msg - 1) < 0)
         msg[0] = '\0';
     close(fds[0]);

@@ -147,13 +147,10 @@ static int run_point(const char *path, const crash_layout *l, int kind, unsigned
     int fd[2], wst, fired = 0;
     pid_t pid;
     make_file(path, l);
-    ck_assert(pipe(fd) == 0);
-    pid = fork();
-    ck_assert(pid >= 0);
+    pid = tu_fork_pipe(fd);
     if (pid == 0) {
         ncsi_fault_plan p;
         int code;
-        close(fd[0]);
         memset(&p, 0, sizeof p);
         p.kind = kind;
         p.nth = nth;
@@ -173,7 +170,6 @@ static int run_point(const char *path, const crash_layout *l, int kind, unsigned
         }
         _exit(nth == 0 ? code : 0);
     }
-    close(fd[1]);
     if (nth == 0) {
         ck_assert(read(fd[0], counts, NCSI_FAULT_NKINDS * sizeof *counts) ==
                   (ssize_t)(NCSI_FAULT_NKINDS * sizeof *counts));

@@ -230,17 +230,13 @@ static void forked_run(const char *path, int cmode, size_t nx, const mode *md,
 {
     int fd[2], wst;
     pid_t pid;
-    ck_assert(pipe(fd) == 0);
-    pid = fork();
-    ck_assert(pid >= 0);
+    pid = tu_fork_pipe(fd);
     if (pid == 0) {
-        close(fd[0]);
         one_run(path, cmode, nx, md, nth, res);
         if (write(fd[1], res, sizeof *res) != (ssize_t)sizeof *res)
             _exit(3);
         _exit(0);
     }
-    close(fd[1]);
     memset(res, 0, sizeof *res);
     if (read(fd[0], res, sizeof *res) != (ssize_t)sizeof *res)
         res->crashed = -1;

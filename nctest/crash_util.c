@@ -177,14 +177,9 @@ static pid_t start_writer(const char *path, const crash_layout *l, const crash_o
 {
     int fd[2];
     pid_t pid;
-    ck_assert(pipe(fd) == 0);
-    pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        close(fd[0]);
+    pid = tu_fork_pipe(fd);
+    if (pid == 0)
         ops->writer(path, l, fd[1]);
-    }
-    close(fd[1]);
     *rfd = fd[0];
     return pid;
 }

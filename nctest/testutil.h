@@ -191,6 +191,19 @@ static inline unsigned long long tu_rng(unsigned long long *state)
     return *state >> 33;
 }
 
+/* Forks a child that reports to its parent through a pipe: returns the
+ * child's pid in the parent, which keeps the read end fd[0], and 0 in the
+ * child, which keeps the write end fd[1]. */
+static inline pid_t tu_fork_pipe(int fd[2])
+{
+    pid_t pid;
+    ck_assert(pipe(fd) == 0);
+    pid = fork();
+    ck_assert(pid >= 0);
+    close(fd[pid == 0 ? 0 : 1]);
+    return pid;
+}
+
 /* Runs a suite, returning the process exit status. */
 static inline int tu_run(Suite *s)
 {
