@@ -446,14 +446,12 @@ DEF_TILE(tile2, v8u16, 8, (0, 8, 1, 9, 2, 10, 3, 11), (4, 12, 5, 13, 6, 14, 7, 1
          REV2_V8U16)
 
 /* 1- and 2-byte elements, where a plane has more than B = 16 / size rows:
- * two B x B tiles one above the other, in the two 16-byte halves of
- * 32-byte rows, so that each shuffle and each store moves 32 bytes.  A
- * band is n rows (B < n <= 2B) of the plane and B columns; it becomes B
- * rows of 2B elements whose first n are the band's.  Where n < 2B the
- * rest is not the band's, and is stored only where the memory after a row
- * is rewritten later: each row is stored whole (32 bytes) but for the
- * last, with last_exact, in two 16-byte pieces that end at its n-th
- * element. */
+ * two B x B tiles, in the two 16-byte halves of 32-byte rows, so that each
+ * shuffle moves 32 bytes.  A band is n rows (B < n <= 2B) of the plane and
+ * B columns: rows 0..B-1 of it in the low halves and n-B..n-1 in the high
+ * (the same rows twice where n < 2B).  It becomes B rows of n elements:
+ * stored whole (32 bytes) where n = 2B, else the two halves each at its
+ * place (the rows both hold written twice, with the same values). */
 /* Keeps the compiler from turning a pointer stepped row by row back into
  * one address computation (and a register, often spilled) per row. */
 #define NCSI_OPAQUE(p) __asm__("" : "+r"(p))
@@ -461,43 +459,44 @@ typedef uint16_t v16u16 __attribute__((vector_size(32)));
 #define DEF_VTILE(NAME, VT, B, LO, HI, REV)                                    \
     static inline __attribute__((always_inline)) void                          \
     NAME(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst,       \
-         ptrdiff_t dbytes, size_t n, int last_exact, int swap)                 \
+         ptrdiff_t dbytes, size_t n, int swap)                                 \
     {                                                                          \
         VT r[B], t[B];                                                         \
-        size_t nb = n * (16 / (B));                                            \
-        const unsigned char *q0 = src, *q1 = src + (B) * sbytes;               \
-        const unsigned char *ql = src + (ptrdiff_t)(n - 1) * sbytes;           \
+        size_t hb = (n - (B)) * (16 / (B)); /* the high half's place */        \
+        ptrdiff_t hoff = (ptrdiff_t)(n - (B)) * sbytes;                        \
+        const unsigned char *q = src;                                          \
         unsigned char *d_ = dst;                                               \
         _Pragma("GCC unroll 16")                                               \
         for (int i = 0; i < (B); i++) {                                        \
             v16u8 lo, hi;                                                      \
             v32u8 both;                                                        \
-            memcpy(&lo, q0, 16);                                               \
-            memcpy(&hi, (B) + (size_t)i < n ? q1 : ql, 16);                    \
-            q0 += sbytes;                                                      \
-            q1 += sbytes;                                                      \
-            NCSI_OPAQUE(q0);                                                   \
-            NCSI_OPAQUE(q1);                                                   \
+            memcpy(&lo, q, 16);                                                \
+            memcpy(&hi, q + hoff, 16);                                         \
             both = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, \
                                            12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, \
                                            24, 25, 26, 27, 28, 29, 30, 31);    \
+            q += sbytes;                                                       \
+            NCSI_OPAQUE(q);                                                    \
             if (swap)                                                          \
                 both = REV(both);                                              \
             r[i] = (VT)both;                                                   \
         }                                                                      \
         INTERLEAVE_ROUNDS(B, LO, HI);                                          \
-        _Pragma("GCC unroll 16")                                               \
-        for (int i = 0; i < (B); i++) {                                        \
-            if (nb == 32 || i < (B) - 1 || !last_exact) {                      \
+        if (hb == 16) {                                                        \
+            _Pragma("GCC unroll 16")                                           \
+            for (int i = 0; i < (B); i++) {                                    \
                 memcpy(d_, &r[i], 32);                                         \
-            } else {                                                           \
-                unsigned char w[32];                                           \
-                memcpy(w, &r[i], 32);                                          \
-                memcpy(d_, w, 16);                                             \
-                memcpy(d_ + nb - 16, w + nb - 16, 16);                         \
+                d_ += dbytes;                                                  \
+                NCSI_OPAQUE(d_);                                               \
             }                                                                  \
-            d_ += dbytes;                                                      \
-            NCSI_OPAQUE(d_);                                                   \
+        } else {                                                               \
+            _Pragma("GCC unroll 16")                                           \
+            for (int i = 0; i < (B); i++) {                                    \
+                memcpy(d_, &r[i], 16);                                         \
+                memcpy(d_ + hb, (unsigned char *)&r[i] + 16, 16);              \
+                d_ += dbytes;                                                  \
+                NCSI_OPAQUE(d_);                                               \
+            }                                                                  \
         }                                                                      \
     }
 #define NO_REV32(v) (v)
@@ -606,13 +605,11 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
         }                                                                      \
         return;                                                                \
     }
-/* Vertical tiles (B columns, bands of 2B rows) over a plane of at least
- * 2B rows, the last band moved up to overlap the one before; or, where
- * the plane is dense in memory, of more than B, the only band short.  A
- * short band's rows are stored whole, each into the next, which is stored
- * after it, but for the plane's last. */
+/* Vertical tiles (B columns, bands of 2B rows) over a plane of more than
+ * B rows: the last band moved up to overlap the one before, or, where
+ * the plane has fewer than 2B rows, the only band short. */
 #define VTILES(TILE, B, SWAP)                                                  \
-    if ((rows >= 2 * (B) || (rows > (B) && dstride == (ptrdiff_t)rows)) && cols >= (B)) { \
+    if (rows > (B) && cols >= (B)) {                                           \
         for (size_t i_ = 0;; i_ += 2 * (B)) {                                  \
             size_t n_ = 2 * (B);                                               \
             if (i_ + n_ > rows) {                                              \
@@ -626,7 +623,7 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
                     j_ = cols - (B);                                           \
                 TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
                      dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e, \
-                     n_, j_ + (B) == cols, SWAP);                              \
+                     n_, SWAP);                                                \
                 if (j_ + (B) == cols)                                          \
                     break;                                                     \
             }                                                                  \
@@ -658,14 +655,8 @@ static void transpose(const unsigned char *src, ptrdiff_t sstride, unsigned char
         TILES(tile1, 16, 16, 0)
         break;
     case 2:
-        /* vertical tiles only where they byte-reverse: plain, the square
-         * ones were faster (a 30x40 plane 47 against 51 ns) */
-        if (swap) {
-            VTILES(vtile2, 8, 1)
-            TILES(tile2, 8, 8, 1)
-        } else {
-            TILES(tile2, 8, 8, 0)
-        }
+        TILES_SWAP(VTILES, vtile2, 8);
+        TILES_SWAP(TILES, tile2, 8, 8);
         break;
     case 4: TILES_SWAP(TILES, tile4, 8, 8); break;
     case 8: TILES_SWAP(TILES, tile8, 4, 4); break;

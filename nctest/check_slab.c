@@ -724,9 +724,9 @@ static void slab_box(slab *s, const size_t *shape, const char *what, const size_
 }
 
 /* Mapped gets of a variable of each type, fixed and record, of this
- * shape, in layout lo: whole, an inner box, stride 2, one plane and two
- * small ones, with every map that transposes or permutes, in each memory
- * type. */
+ * shape, in layout lo: whole, an inner box, stride 2, two single planes
+ * and three pairs of small ones, with every map that transposes or
+ * permutes, in each memory type. */
 static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
 {
     const tu_format *f = lo->f;
@@ -734,7 +734,7 @@ static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
     int ncid, dimids[4], d;
     varinfo vars[2 * 11];
     int nv = 0;
-    slab sl[5];
+    slab sl[7];
     static const int maps[] = {MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, MAP_TRANSPOSE, MAP_PERMUTE,
                                MAP_NEGATIVE};
 
@@ -783,6 +783,12 @@ static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
              (const size_t[]){1, 17, 18});
     slab_box(&sl[4], shape, "two planes, 12 x 21", (const size_t[]){0, 5, 1},
              (const size_t[]){2, 12, 21});
+    /* short bands of the vertical tiles whose halves overlap by less than
+     * half: 29 rows of bytes, 15 of shorts */
+    slab_box(&sl[5], shape, "one plane, 29 x 33", (const size_t[]){1, 2, 3},
+             (const size_t[]){1, 29, 33});
+    slab_box(&sl[6], shape, "two planes, 15 x 20", (const size_t[]){1, 4, 6},
+             (const size_t[]){2, 15, 20});
     for (int i = 0; i < nv; i++)
         for (int j = 0; j < (int)TU_NELEMS(sl); j++)
             for (int m = 0; m < (int)TU_NELEMS(maps); m++)
