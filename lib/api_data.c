@@ -304,9 +304,9 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
                       const ncs_slab *p, size_t msz, void *buf)
 {
     ptrdiff_t step[MAPPED_FAST_DIMS];
-    int swap;
-    const unsigned char *from = f->store->view(f, varid, pst, pct, step, &swap);
-    if (from == NULL)
+    const unsigned char *from[NCSI_VIEW_MAX];
+    int swap, pieces = 0;
+    if (pct[0] > NCSI_VIEW_MAX || f->store->view(f, varid, pst, pct, from, step, &swap) != NCS_NOERR)
         return NCSI_DECLINED;
     for (int d = 0; d < p->ndims; d++) {
         if (p->count[d] == 1)
@@ -316,7 +316,12 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
         else
             step[d] /= (ptrdiff_t)msz;
     }
-    return ncsi_slab_place(p, from, step, swap, buf, msz);
+    /* one piece where the first dimension's indices are its step apart */
+    for (size_t i = 1; i < pct[0] && !pieces; i++)
+        pieces = (uintptr_t)from[i] - (uintptr_t)from[0] != i * (size_t)step[0] * msz;
+    if (pieces)
+        return ncsi_slab_place_pieces(p, from, step, swap, buf, msz);
+    return ncsi_slab_place(p, from[0], step, swap, buf, msz);
 }
 
 /* Whether a mapped get of s in memtype may take the view: the variable's

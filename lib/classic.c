@@ -40,6 +40,7 @@
 
 #define PAGE_SIZE   (64 * 1024)
 #define NPAGES      128      /* up to 8 MiB of pages per file, made as used */
+_Static_assert(NCSI_VIEW_MAX < NPAGES, "a view's pages stay cached");
 #define SCRATCH_CAP (256 * 1024)
 
 /* Where each element of a variable is, for the one-element fast path:
@@ -1515,41 +1516,48 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
-/* The elements of a plain get inside the data, where they lie in one
- * cached page. */
-static const unsigned char *cl_view(ncs_file *f, int varid, const size_t *start,
-                                    const size_t *count, ptrdiff_t *bstep, int *swap)
+/* The elements of a plain get inside the data, where those of each index
+ * of the first dimension lie in one cached page.  The pages stay cached
+ * while the others load: each is the most recently used, and there are
+ * more pages than NCSI_VIEW_MAX. */
+static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                   const unsigned char **from, ptrdiff_t *bstep, int *swap)
 {
     classic *cl = (classic *)f->state;
     const fastvar *fv;
-    uint64_t off, last;
-    const unsigned char *p;
+    uint64_t off, last, end;
     int status;
-    if (varid >= cl->nfast)
-        return NULL;
+    if (varid >= cl->nfast || cl->fast[varid].nd < 1 || count[0] > NCSI_VIEW_MAX)
+        return NCSI_DECLINED;
     fv = &cl->fast[varid];
     off = fv->begin;
-    last = (uint64_t)fv->xsz - 1;
+    last = (uint64_t)fv->xsz - 1;            /* the last byte of an index of dimension 0 */
     for (int d = 0; d < fv->nd; d++) {
         if (count[d] == 0 || start[d] >= fv->lim[d] || count[d] > fv->lim[d] - start[d])
-            return NULL;
+            return NCSI_DECLINED;
         off += start[d] * fv->bstride[d];
-        last += (count[d] - 1) * fv->bstride[d];
+        if (d > 0)
+            last += (count[d] - 1) * fv->bstride[d];
         bstep[d] = (ptrdiff_t)fv->bstride[d];
     }
-    if (off / PAGE_SIZE != (off + last) / PAGE_SIZE)
-        return NULL;
-    if (!(f->flags & NCSI_F_WRITE) && off + last >= ncsi_pc_logical_size(cl->pc))
-        return NULL;                         /* cut short: the general path says so */
-    p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
-    if (p == NULL)
-        return NULL;
+    end = off + (count[0] - 1) * fv->bstride[0] + last;
+    if (!(f->flags & NCSI_F_WRITE) && end >= ncsi_pc_logical_size(cl->pc))
+        return NCSI_DECLINED;                /* cut short: the general path says so */
+    for (size_t i = 0; i < count[0]; i++, off += fv->bstride[0]) {
+        const unsigned char *p;
+        if (off / PAGE_SIZE != (off + last) / PAGE_SIZE)
+            return NCSI_DECLINED;
+        p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+        if (p == NULL)
+            return NCSI_DECLINED;
+        from[i] = p + off % PAGE_SIZE;
+    }
 #ifdef WORDS_BIGENDIAN
     *swap = 0;
 #else
     *swap = fv->xsz > 1;
 #endif
-    return p + off % PAGE_SIZE;
+    return NCS_NOERR;
 }
 
 /* The same for a put inside the records that exist (no fill, no new record

@@ -278,11 +278,12 @@ static int make_slabs(slab *list, int rank, const size_t *shape)
 }
 
 enum { MAP_NULL, MAP_NATURAL, MAP_TRANSPOSE, MAP_PERMUTE, MAP_NEGATIVE,
-       MAP_NEG_FIRST, MAP_PADDED, MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, NMAPS };
+       MAP_NEG_FIRST, MAP_PADDED, MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG,
+       MAP_SWAP_LAST2_PADDED, NMAPS };
 static const char *const map_names[NMAPS] = {
     "NULL", "natural", "transposed", "permuted", "negative",
     "negative first dim", "padded", "last two swapped",
-    "last two swapped, negative"};
+    "last two swapped, negative", "last two swapped, rows padded"};
 
 /* Index map of kind k for count c; returns 0 for MAP_NULL (no map). */
 static int make_map(int k, int rank, const size_t *c, ptrdiff_t *im)
@@ -335,6 +336,18 @@ static int make_map(int k, int rank, const size_t *c, ptrdiff_t *im)
         if (k == MAP_SWAP_LAST2_NEG)
             for (d = 0; d < rank; d++)
                 im[d] = -im[d];
+        break;
+    case MAP_SWAP_LAST2_PADDED:              /* ... 3 elements between rows */
+        if (rank >= 2) {
+            m = (ptrdiff_t)(c[rank - 2] ? c[rank - 2] : 1) + 3;
+            im[rank - 1] = m;
+            im[rank - 2] = 1;
+            m *= (ptrdiff_t)(c[rank - 1] ? c[rank - 1] : 1);
+            for (d = rank - 3; d >= 0; d--) {
+                im[d] = m;
+                m *= (ptrdiff_t)(c[d] ? c[d] : 1);
+            }
+        }
         break;
     default:
         break;
@@ -735,8 +748,8 @@ static void mapped_gets(const layout *lo, const size_t *shape, const char *tag)
     varinfo vars[2 * 11];
     int nv = 0;
     slab sl[7];
-    static const int maps[] = {MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, MAP_TRANSPOSE, MAP_PERMUTE,
-                               MAP_NEGATIVE};
+    static const int maps[] = {MAP_SWAP_LAST2, MAP_SWAP_LAST2_NEG, MAP_SWAP_LAST2_PADDED,
+                               MAP_TRANSPOSE, MAP_PERMUTE, MAP_NEGATIVE};
 
     tu_path(path, sizeof path, PROG, tag);
     NCS_OK(ncs_create(path, NCS_CLOBBER | f->cmode, &ncid));
