@@ -649,37 +649,37 @@ typedef struct {
  * the next row where memory is dense). */
 #define VTILES(TILE, B, SPILL, SWAP)                                           \
     if (rows > (B) && cols >= (B)) {                                           \
-        int spill_ = (SPILL) && dstride == (ptrdiff_t)rows;                    \
-        for (size_t p_ = 0; p_ < ps->n; p_++) {                                \
-            const unsigned char *src = PLANE_SRC(ps, p_);                      \
-            unsigned char *dst = dst0 + (ptrdiff_t)p_ * ps->dstep;             \
-            for (size_t i_ = 0;; i_ += 2 * (B)) {                              \
-                size_t n_ = 2 * (B);                                           \
-                if (i_ + n_ > rows) {                                          \
-                    if (rows >= n_)                                            \
-                        i_ = rows - n_;                                        \
-                    else                                                       \
-                        n_ = rows;                                             \
-                }                                                              \
-                for (size_t j_ = 0;; j_ += (B)) {                              \
-                    if (j_ + (B) > cols)                                       \
-                        j_ = cols - (B);                                       \
-                    if (spill_ && n_ < 2 * (B))                                \
-                        TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
-                             dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e, \
-                             n_, 1, j_ + (B) == cols, SWAP);                   \
-                    else                                                       \
-                        TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
-                             dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e, \
-                             n_, 0, 0, SWAP);                                  \
-                    if (j_ + (B) == cols)                                      \
-                        break;                                                 \
-                }                                                              \
-                if (i_ + n_ == rows)                                           \
-                    break;                                                     \
-            }                                                                  \
+        if ((SPILL) && dstride == (ptrdiff_t)rows && rows < 2 * (B)) {         \
+            VTILE_PLANES(TILE, B, 1, SWAP)                                     \
+        } else {                                                               \
+            VTILE_PLANES(TILE, B, 0, SWAP)                                     \
         }                                                                      \
         return;                                                                \
+    }
+#define VTILE_PLANES(TILE, B, SPILL, SWAP)                                     \
+    for (size_t p_ = 0; p_ < ps->n; p_++) {                                    \
+        const unsigned char *src = PLANE_SRC(ps, p_);                          \
+        unsigned char *dst = dst0 + (ptrdiff_t)p_ * ps->dstep;                 \
+        for (size_t i_ = 0;; i_ += 2 * (B)) {                                  \
+            size_t n_ = 2 * (B);                                               \
+            if (i_ + n_ > rows) {                                              \
+                if (rows >= n_)                                                \
+                    i_ = rows - n_;                                            \
+                else                                                           \
+                    n_ = rows;                                                 \
+            }                                                                  \
+            for (size_t j_ = 0;; j_ += (B)) {                                  \
+                if (j_ + (B) > cols)                                           \
+                    j_ = cols - (B);                                           \
+                TILE(src + ((ptrdiff_t)i_ * sstride + (ptrdiff_t)j_) * e, sstride * e, \
+                     dst + ((ptrdiff_t)j_ * dstride + (ptrdiff_t)i_) * e, dstride * e, \
+                     n_, SPILL, (SPILL) && j_ + (B) == cols, SWAP);            \
+                if (j_ + (B) == cols)                                          \
+                    break;                                                     \
+            }                                                                  \
+            if (i_ + n_ == rows)                                               \
+                break;                                                         \
+        }                                                                      \
     }
 
 /* The tiles of one size, specialised for swap on and off. */
