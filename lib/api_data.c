@@ -298,15 +298,19 @@ static int check_memory(const ncs_slab *s, size_t msz)
 #define MAPPED_FAST_DIMS 8
 
 /* p (count and imap set, start and count also in pst and pct) placed into
- * buf from the back end's view of it; NCSI_DECLINED where there is none.
- * Only for memtype the variable's own type (msz bytes). */
+ * buf from the back end's view of it, in pieces along the dimension outside
+ * its planes (scratch for those across two pages of the cache);
+ * NCSI_DECLINED where there is none.  Only for memtype the variable's own
+ * type (msz bytes). */
 static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *pct,
-                      const ncs_slab *p, size_t msz, void *buf)
+                      const ncs_slab *p, size_t msz, void *buf, unsigned char *scratch,
+                      size_t nscratch)
 {
     ptrdiff_t step[MAPPED_FAST_DIMS];
     const unsigned char *from[NCSI_VIEW_MAX];
-    int swap, pieces = 0;
-    if (pct[0] > NCSI_VIEW_MAX || f->store->view(f, varid, pst, pct, from, step, &swap) != NCS_NOERR)
+    int swap, pieces = 0, pd = ncsi_slab_pieces_dim(p);
+    if ((pd >= 0 && pct[pd] > NCSI_VIEW_MAX) ||
+        f->store->view(f, varid, pst, pct, pd, from, step, &swap, scratch, nscratch) != NCS_NOERR)
         return NCSI_DECLINED;
     for (int d = 0; d < p->ndims; d++) {
         if (p->count[d] == 1)
@@ -316,11 +320,11 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
         else
             step[d] /= (ptrdiff_t)msz;
     }
-    /* one piece where the first dimension's indices are its step apart */
-    for (size_t i = 1; i < pct[0] && !pieces; i++)
-        pieces = (uintptr_t)from[i] - (uintptr_t)from[0] != i * (size_t)step[0] * msz;
+    /* one piece where they are its step apart */
+    for (size_t i = 1; pd >= 0 && i < pct[pd] && !pieces; i++)
+        pieces = (uintptr_t)from[i] - (uintptr_t)from[0] != i * (size_t)step[pd] * msz;
     if (pieces)
-        return ncsi_slab_place_pieces(p, from, step, swap, buf, msz);
+        return ncsi_slab_place_pieces(p, pd, from, step, swap, buf, msz);
     return ncsi_slab_place(p, from[0], step, swap, buf, msz);
 }
 
@@ -359,24 +363,39 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
     for (int d = 0; d < nd && plain; d++)
         plain = s->stride[d] == 1;
     view = plain && viewable(f, varid, s, memtype);
-    if (view)
+    per = 0;
+    if (view) {
+        /* pieces of up to NCSI_VIEW_MAX planes (the dimension outside
+         * them), as long as that is at most MAPPED_PIECE bytes; else of at
+         * most MAPPED_SMALL bytes, so that most lie in one page */
+        int pd = ncsi_slab_pieces_dim(s);
+        uint64_t plane = msz;
         limit = MAPPED_SMALL;
+        for (int d = pd + 1; pd >= 0 && d < nd; d++)
+            plane *= s->count[d];
+        if (pd >= 0 && plane * NCSI_VIEW_MAX <= MAPPED_PIECE) {
+            k = pd;
+            inner = plane;
+            per = s->count[k] < NCSI_VIEW_MAX ? s->count[k] : NCSI_VIEW_MAX;
+        }
+    }
     /* pieces: single indices of dimensions 0..k-1, per indices of k, the
      * dimensions after k whole */
-    while (k > 0 && inner * s->count[k] <= limit) {
-        inner *= s->count[k];
-        k--;
+    if (per == 0) {
+        while (k > 0 && inner * s->count[k] <= limit) {
+            inner *= s->count[k];
+            k--;
+        }
+        per = limit / inner;
+        if (per > s->count[k])
+            per = s->count[k];
     }
-    per = limit / inner;
-    if (per > s->count[k])
-        per = s->count[k];
     status = ncsi_slab_copy(&p, s);
     if (status != NCS_NOERR)
         return status;
     if (k > NCSI_SLAB_INLINE)
         idx = ncsi_malloc((size_t)k * sizeof *idx);
-    tmp = per * inner <= MAPPED_SMALL ? small.b : ncsi_malloc((size_t)(per * inner));
-    if (idx == NULL || tmp == NULL) {
+    if (idx == NULL) {
         status = NCS_ERR(NCS_ENOMEM);
         goto done;
     }
@@ -403,11 +422,20 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
                     pct[d] = (size_t)p.count[d];
                 }
                 if (view) {
-                    status = place_view(f, varid, pst, pct, &p, msz, out);
+                    status = place_view(f, varid, pst, pct, &p, msz, out, small.b,
+                                        sizeof small.b);
                     if (status == NCS_NOERR)
                         continue;
                     if (status != NCSI_DECLINED)
                         goto done;
+                }
+            }
+            if (tmp == NULL) {
+                /* the dense buffer, when first needed */
+                tmp = per * inner <= MAPPED_SMALL ? small.b : ncsi_malloc((size_t)(per * inner));
+                if (tmp == NULL) {
+                    status = NCS_ERR(NCS_ENOMEM);
+                    goto done;
                 }
             }
             for (int d = nd - 1; d >= 0; d--) {
@@ -442,7 +470,7 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
 done:
     if (tmp != small.b)
         free(tmp);
-    if (idx != idx_inl)
+    if (idx != idx_inl && idx != NULL)
         free(idx);
     ncsi_slab_release(&p);
     return status;
@@ -627,7 +655,7 @@ static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const s
     p.nelems = n;
     status = NCSI_DECLINED;
     if (f->store->view != NULL && memtype == f->model.vars[varid].type)
-        status = place_view(f, varid, start, count, &p, msz, buf);
+        status = place_view(f, varid, start, count, &p, msz, buf, dense.b, sizeof dense.b);
     if (status == NCSI_DECLINED) {
         status = f->store->get_vara(f, varid, start, count, memtype, dense.b);
         if (status == NCS_NOERR || status == NCS_ERANGE) {

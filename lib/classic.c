@@ -40,7 +40,7 @@
 
 #define PAGE_SIZE   (64 * 1024)
 #define NPAGES      128      /* up to 8 MiB of pages per file, made as used */
-_Static_assert(NCSI_VIEW_MAX < NPAGES, "a view's pages stay cached");
+_Static_assert(2 * NCSI_VIEW_MAX < NPAGES, "a view's pages stay cached");
 #define SCRATCH_CAP (256 * 1024)
 
 /* Where each element of a variable is, for the one-element fast path:
@@ -1516,37 +1516,51 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
-/* The elements of a plain get inside the data, where those of each index
- * of the first dimension lie in one cached page.  The pages stay cached
- * while the others load: each is the most recently used, and there are
- * more pages than NCSI_VIEW_MAX. */
-static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *count,
-                   const unsigned char **from, ptrdiff_t *bstep, int *swap)
+/* The elements of a plain get inside the data, in pieces along pd, each in
+ * one cached page or copied into scratch.  The pages stay cached while the
+ * others load: each is the most recently used, and a view touches fewer
+ * than NPAGES (two a piece at most). */
+static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *count, int pd,
+                   const unsigned char **from, ptrdiff_t *bstep, int *swap,
+                   unsigned char *scratch, size_t nscratch)
 {
     classic *cl = (classic *)f->state;
     const fastvar *fv;
-    uint64_t off, last, end;
+    uint64_t off, last, end, n, step;
+    size_t used = 0;
     int status;
-    if (varid >= cl->nfast || cl->fast[varid].nd < 1 || count[0] > NCSI_VIEW_MAX)
+    if (varid >= cl->nfast || cl->fast[varid].nd < 1 || pd >= cl->fast[varid].nd)
         return NCSI_DECLINED;
     fv = &cl->fast[varid];
     off = fv->begin;
-    last = (uint64_t)fv->xsz - 1;            /* the last byte of an index of dimension 0 */
+    last = (uint64_t)fv->xsz - 1;            /* a piece's last byte */
     for (int d = 0; d < fv->nd; d++) {
         if (count[d] == 0 || start[d] >= fv->lim[d] || count[d] > fv->lim[d] - start[d])
             return NCSI_DECLINED;
         off += start[d] * fv->bstride[d];
-        if (d > 0)
+        if (d != pd)
             last += (count[d] - 1) * fv->bstride[d];
         bstep[d] = (ptrdiff_t)fv->bstride[d];
     }
-    end = off + (count[0] - 1) * fv->bstride[0] + last;
+    n = pd >= 0 ? count[pd] : 1;
+    step = pd >= 0 ? fv->bstride[pd] : 0;
+    if (n > NCSI_VIEW_MAX)
+        return NCSI_DECLINED;
+    end = off + (n - 1) * step + last;
     if (!(f->flags & NCSI_F_WRITE) && end >= ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
-    for (size_t i = 0; i < count[0]; i++, off += fv->bstride[0]) {
+    for (uint64_t i = 0; i < n; i++, off += step) {
         const unsigned char *p;
-        if (off / PAGE_SIZE != (off + last) / PAGE_SIZE)
-            return NCSI_DECLINED;
+        if (off / PAGE_SIZE != (off + last) / PAGE_SIZE) {
+            /* across pages: a copy */
+            if ((uint64_t)(nscratch - used) <= last)
+                return NCSI_DECLINED;            /* no room */
+            if (ncsi_pc_read(cl->pc, off, scratch + used, (size_t)last + 1) != NCS_NOERR)
+                return NCSI_DECLINED;
+            from[i] = scratch + used;
+            used += (size_t)last + 1;
+            continue;
+        }
         p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
         if (p == NULL)
             return NCSI_DECLINED;

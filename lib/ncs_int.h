@@ -337,14 +337,17 @@ int ncsi_slab_natural_map(const ncs_slab *s);
  * natural order.  swap: from holds each element byte-reversed. */
 int ncsi_slab_place(const ncs_slab *s, const void *from, const ptrdiff_t *fstep, int swap,
                     void *buf, size_t esz);
-/* The same with the elements of index i of dimension 0 from froms[i]
- * (fstep[0] unused); NCSI_DECLINED, with nothing placed, where dimension 0
- * is one that a plane's transpose or a row's copy walks (it cannot jump
+/* The same with the elements of index i of dimension pd from froms[i]
+ * (fstep[pd] unused); NCSI_DECLINED, with nothing placed, where pd is a
+ * dimension that a plane's transpose or a row's copy walks (it cannot jump
  * between pieces there). */
-int ncsi_slab_place_pieces(const ncs_slab *s, const unsigned char *const *froms,
+int ncsi_slab_place_pieces(const ncs_slab *s, int pd, const unsigned char *const *froms,
                            const ptrdiff_t *fstep, int swap, void *buf, size_t esz);
+/* The dimension a view's pieces had best follow: the innermost of count
+ * over 1 outside the two innermost such (outside a plane); -1 if none. */
+int ncsi_slab_pieces_dim(const ncs_slab *s);
 /* The most pieces a store's view gives (its from array's length). */
-#define NCSI_VIEW_MAX 64
+#define NCSI_VIEW_MAX 32
 
 /* A block: rows runs, the first of n elements fstep apart from variable
  * element elem of record rec (to memory element moff, mstep apart), each
@@ -480,18 +483,21 @@ typedef struct ncs_store_methods {
     int (*get_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
                     int memtype, void *buf);
     /* Optional: where the elements of a plain get (start, count inside
-     * the data, count > 0, count[0] at most NCSI_VIEW_MAX) lie, as the
-     * file holds them, in the back end's cache: for each index i of the
-     * first dimension, from[i] points to the first of its elements, which
-     * lie in one piece of the cache; bstep[d] is the byte step between the
-     * indices of dimension d (for d = 0, as the file has them: the pieces
-     * may be apart), and *swap says whether each element is byte-reversed
-     * against the host's order.  NCSI_DECLINED where the elements do not
-     * lie so (or on any error): the caller then reads them another way.
-     * The pointers are good until the next call on f.  Called under
-     * get_vara's conditions. */
-    int (*view)(ncs_file *f, int varid, const size_t *start, const size_t *count,
-                const unsigned char **from, ptrdiff_t *bstep, int *swap);
+     * the data, count > 0) lie, as the file holds them, in the back end's
+     * cache, in pieces: one for each index i of dimension pd (count[pd] at
+     * most NCSI_VIEW_MAX), or the whole slab where pd is -1.  from[i]
+     * points to the first element of piece i; bstep[d] is the byte step
+     * between the indices of dimension d (for pd, as the file has them:
+     * the pieces may lie apart), and *swap says whether each element is
+     * byte-reversed against the host's order.  A piece that is not in one
+     * piece of the cache is copied, as the file holds it, into scratch
+     * (nscratch bytes for all of them).  NCSI_DECLINED where the elements
+     * cannot be had so (or on any error): the caller then reads them
+     * another way.  The pointers are good until the next call on f or use
+     * of scratch.  Called under get_vara's conditions. */
+    int (*view)(ncs_file *f, int varid, const size_t *start, const size_t *count, int pd,
+                const unsigned char **from, ptrdiff_t *bstep, int *swap, unsigned char *scratch,
+                size_t nscratch);
     /* Optional: the same for a put (in a file open for writing; the back
      * end declines what would add records).  A put it declines after
      * writing part of it is done again in whole by the general path. */

@@ -761,9 +761,18 @@ int ncsi_slab_natural_map(const ncs_slab *s)
     return 1;
 }
 
+int ncsi_slab_pieces_dim(const ncs_slab *s)
+{
+    int inner = 0;
+    for (int d = s->ndims - 1; d >= 0; d--)
+        if (s->count[d] > 1 && ++inner == 3)
+            return d;
+    return -1;
+}
+
 /* ncsi_slab_place and ncsi_slab_place_pieces: froms NULL, or the source of
- * each index of dimension 0. */
-static int place(const ncs_slab *s, const unsigned char *from,
+ * each index of dimension pd. */
+static int place(const ncs_slab *s, const unsigned char *from, int pd,
                  const unsigned char *const *froms, const ptrdiff_t *fstep, int swap,
                  void *buf, size_t esz)
 {
@@ -774,7 +783,7 @@ static int place(const ncs_slab *s, const unsigned char *from,
     const unsigned char *src = from;
     unsigned char *dst = buf;
     ptrdiff_t e = (ptrdiff_t)esz;
-    int nd = 0, a = -1, b, c, status = NCS_NOERR, top;
+    int nd = 0, a = -1, b, c, status = NCS_NOERR, top = -1;
 
     if (s->nelems == 0)
         return NCS_NOERR;
@@ -793,17 +802,17 @@ static int place(const ncs_slab *s, const unsigned char *from,
     /* innermost first */
     for (int d = s->ndims - 1; d >= 0; d--) {
         if (s->count[d] > 1) {
+            if (d == pd && froms != NULL)
+                top = nd;                   /* the pieces' dimension in the list */
             cnt[nd] = s->count[d];
-            tst[nd] = d == 0 && froms != NULL ? 0
-                      : fstep != NULL         ? fstep[d]
-                                              : (ptrdiff_t)tstep;
+            tst[nd] = d == pd && froms != NULL ? 0
+                      : fstep != NULL          ? fstep[d]
+                                               : (ptrdiff_t)tstep;
             mst[nd] = s->imap[d];
             nd++;
         }
         tstep *= s->count[d];
     }
-    /* with pieces, the list's last entry is dimension 0 where it counts */
-    top = froms != NULL && s->count[0] > 1 ? nd - 1 : -1;
     if (froms != NULL)
         src = froms[0];
     if (nd == 0) {
@@ -873,11 +882,11 @@ done:
 int ncsi_slab_place(const ncs_slab *s, const void *from, const ptrdiff_t *fstep, int swap,
                     void *buf, size_t esz)
 {
-    return place(s, from, NULL, fstep, swap, buf, esz);
+    return place(s, from, -1, NULL, fstep, swap, buf, esz);
 }
 
-int ncsi_slab_place_pieces(const ncs_slab *s, const unsigned char *const *froms,
+int ncsi_slab_place_pieces(const ncs_slab *s, int pd, const unsigned char *const *froms,
                            const ptrdiff_t *fstep, int swap, void *buf, size_t esz)
 {
-    return place(s, NULL, froms, fstep, swap, buf, esz);
+    return place(s, NULL, pd, froms, fstep, swap, buf, esz);
 }
