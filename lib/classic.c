@@ -1549,8 +1549,12 @@ static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *co
     end = off + (n - 1) * step + last;
     if (!(f->flags & NCSI_F_WRITE) && end >= ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
-    for (uint64_t i = 0; i < n; i++, off += step) {
+    for (uint64_t i = 0, pno = UINT64_MAX; i < n; i++, off += step) {
         const unsigned char *p;
+        if (off / PAGE_SIZE == pno && (off + last) / PAGE_SIZE == pno) {
+            from[i] = from[i - 1] + step;      /* in the page of the one before */
+            continue;
+        }
         if (off / PAGE_SIZE != (off + last) / PAGE_SIZE) {
             /* across pages: a copy */
             if ((uint64_t)(nscratch - used) <= last)
@@ -1559,12 +1563,13 @@ static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *co
                 return NCSI_DECLINED;
             from[i] = scratch + used;
             used += (size_t)last + 1;
-            continue;
+            continue;                            /* the next piece is past pno */
         }
         p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
         if (p == NULL)
             return NCSI_DECLINED;
         from[i] = p + off % PAGE_SIZE;
+        pno = off / PAGE_SIZE;
     }
 #ifdef WORDS_BIGENDIAN
     *swap = 0;
