@@ -481,7 +481,7 @@ typedef uint16_t v16u16 __attribute__((vector_size(32)));
         for (int i = 0; i < (B); i++) {                                        \
             v16u8 lo, hi;                                                      \
             v32u8 both;                                                        \
-            /* past the band's end, the low half's row (no branch) */         \
+            /* past the band's end, the low half's row (any would do) */      \
             ptrdiff_t h = !spill || (size_t)i < m ? hoff : 0;                  \
             memcpy(&lo, q, 16);                                                \
             memcpy(&hi, q + h, 16);                                            \
@@ -605,8 +605,8 @@ tile8(const unsigned char *src, ptrdiff_t sbytes, unsigned char *dst, ptrdiff_t 
 /* The planes of one transpose: n of them, plane p from srcs[p] + off when
  * srcs is not NULL, else from src + p * sstep; to dst + p * dstep (steps
  * and off in bytes).  Walking them in one call keeps the setup of each
- * out of the loop: 10 planes of 30x40 bytes, 150 -> 50 instructions a
- * plane around the tiles. */
+ * out of the loop: a transposed get of 10 planes of 30x40 bytes, 9,870 ->
+ * 9,240 instructions. */
 typedef struct {
     const unsigned char *src;
     const unsigned char *const *srcs;
