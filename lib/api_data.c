@@ -314,9 +314,10 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
 {
     ptrdiff_t step[MAPPED_FAST_DIMS];
     const unsigned char *from[NCSI_VIEW_MAX];
-    int swap, pieces = 0, pd = ncsi_slab_pieces_dim(p);
+    int swap, apart, pieces = 0, pd = ncsi_slab_pieces_dim(p);
     if ((pd >= 0 && pct[pd] > NCSI_VIEW_MAX) ||
-        f->store->view(f, varid, pst, pct, pd, from, step, &swap, scratch, nscratch) != NCS_NOERR)
+        f->store->view(f, varid, pst, pct, pd, from, &apart, step, &swap, scratch, nscratch) !=
+            NCS_NOERR)
         return NCSI_DECLINED;
     for (int d = 0; d < p->ndims; d++) {
         if (p->count[d] == 1)
@@ -326,8 +327,8 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
         else
             step[d] /= (ptrdiff_t)msz;
     }
-    /* one piece where they are its step apart */
-    for (size_t i = 1; pd >= 0 && i < pct[pd] && !pieces; i++)
+    /* one piece where they are their step apart */
+    for (size_t i = 1; apart && pd >= 0 && i < pct[pd] && !pieces; i++)
         pieces = (uintptr_t)from[i] - (uintptr_t)from[0] != i * (size_t)step[pd] * msz;
     if (pieces)
         return ncsi_slab_place_pieces(p, pd, from, step, swap, buf, msz);

@@ -1521,7 +1521,7 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
  * others load: each is the most recently used, and a view touches fewer
  * than NPAGES (two a piece at most). */
 static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *count, int pd,
-                   const unsigned char **from, ptrdiff_t *bstep, int *swap,
+                   const unsigned char **from, int *apart, ptrdiff_t *bstep, int *swap,
                    unsigned char *scratch, size_t nscratch)
 {
     classic *cl = (classic *)f->state;
@@ -1549,6 +1549,20 @@ static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *co
     end = off + (n - 1) * step + last;
     if (!(f->flags & NCSI_F_WRITE) && end >= ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
+#ifdef WORDS_BIGENDIAN
+    *swap = 0;
+#else
+    *swap = fv->xsz > 1;
+#endif
+    *apart = off / PAGE_SIZE != end / PAGE_SIZE;
+    if (!*apart) {
+        /* all in one page, the pieces their step apart */
+        const unsigned char *p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+        if (p == NULL)
+            return NCSI_DECLINED;
+        from[0] = p + off % PAGE_SIZE;
+        return NCS_NOERR;
+    }
     for (uint64_t i = 0, pno = UINT64_MAX; i < n; i++, off += step) {
         const unsigned char *p;
         if (off / PAGE_SIZE == pno && (off + last) / PAGE_SIZE == pno) {
@@ -1571,11 +1585,6 @@ static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *co
         from[i] = p + off % PAGE_SIZE;
         pno = off / PAGE_SIZE;
     }
-#ifdef WORDS_BIGENDIAN
-    *swap = 0;
-#else
-    *swap = fv->xsz > 1;
-#endif
     return NCS_NOERR;
 }
 

@@ -486,7 +486,8 @@ typedef struct ncs_store_methods {
      * the data, count > 0) lie, as the file holds them, in the back end's
      * cache, in pieces: one for each index i of dimension pd (count[pd] at
      * most NCSI_VIEW_MAX), or the whole slab where pd is -1.  from[i]
-     * points to the first element of piece i; bstep[d] is the byte step
+     * points to the first element of piece i, or, where *apart is 0, the
+     * pieces lie their step apart and only from[0] is set; bstep[d] is the byte step
      * between the indices of dimension d (for pd, as the file has them:
      * the pieces may lie apart), and *swap says whether each element is
      * byte-reversed against the host's order.  A piece that is not in one
@@ -496,8 +497,8 @@ typedef struct ncs_store_methods {
      * another way.  The pointers are good until the next call on f or use
      * of scratch.  Called under get_vara's conditions. */
     int (*view)(ncs_file *f, int varid, const size_t *start, const size_t *count, int pd,
-                const unsigned char **from, ptrdiff_t *bstep, int *swap, unsigned char *scratch,
-                size_t nscratch);
+                const unsigned char **from, int *apart, ptrdiff_t *bstep, int *swap,
+                unsigned char *scratch, size_t nscratch);
     /* Optional: the same for a put (in a file open for writing; the back
      * end declines what would add records).  A put it declines after
      * writing part of it is done again in whole by the general path. */
