@@ -296,10 +296,9 @@ static int check_memory(const ncs_slab *s, size_t msz)
 #define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
 /* Pieces of planes from a view are sized so that the planes across a
  * boundary of the classic cache's 64 KiB pages fit the scratch: a piece of
- * n dense planes crosses at most n * plane / VIEW_PAGE + 1.  Sized without
- * this, the 20 planes of 30x40 doubles crossed three, the scratch was too
- * small and the dense path took them: 4.2 -> 5.1 us. */
-#define VIEW_PAGE    (64 * 1024)
+ * n dense planes crosses at most n * plane / NCSI_CLASSIC_PAGE + 1.  Sized
+ * without this, the 20 planes of 30x40 doubles crossed three, the scratch
+ * was too small and the dense path took them: 4.2 -> 5.1 us. */
 
 #define MAPPED_FAST_DIMS 8
 
@@ -384,7 +383,7 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
             k = pd;
             inner = plane;
             fit = MAPPED_SMALL / plane;          /* planes the scratch holds */
-            per = (fit * VIEW_PAGE - 1) / plane;
+            per = (fit * NCSI_CLASSIC_PAGE - 1) / plane;
             if (per > NCSI_VIEW_MAX)
                 per = NCSI_VIEW_MAX;
             if (per > s->count[k])

@@ -38,7 +38,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PAGE_SIZE   (64 * 1024)
+#define PAGE_SIZE   NCSI_CLASSIC_PAGE
 #define NPAGES      128      /* up to 8 MiB of pages per file, made as used */
 _Static_assert(2 * NCSI_VIEW_MAX < NPAGES, "a view's pages stay cached");
 #define SCRATCH_CAP (256 * 1024)

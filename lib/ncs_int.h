@@ -348,6 +348,9 @@ int ncsi_slab_place_pieces(const ncs_slab *s, int pd, const unsigned char *const
 int ncsi_slab_pieces_dim(const ncs_slab *s);
 /* The most pieces a store's view gives (its from array's length). */
 #define NCSI_VIEW_MAX 32
+/* The classic back end's cache pages, whose boundaries a view's pieces
+ * may cross (the API layer sizes its pieces by them). */
+#define NCSI_CLASSIC_PAGE (64 * 1024)
 
 /* A block: rows runs, the first of n elements fstep apart from variable
  * element elem of record rec (to memory element moff, mstep apart), each
