@@ -294,11 +294,6 @@ static int check_memory(const ncs_slab *s, size_t msz)
  * hands the map to the back end, which moves the elements run by run. */
 #define MAPPED_PIECE (256 * 1024)
 #define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
-/* Pieces of planes from a view are sized so that the planes across a
- * boundary of the classic cache's 64 KiB pages fit the scratch: a piece of
- * n dense planes crosses at most n * plane / NCSI_CLASSIC_PAGE + 1.  Sized
- * without this, the 20 planes of 30x40 doubles crossed three, the scratch
- * was too small and the dense path took them: 4.2 -> 5.1 us. */
 
 #define MAPPED_FAST_DIMS 8
 
@@ -313,7 +308,7 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
 {
     ptrdiff_t step[MAPPED_FAST_DIMS];
     const unsigned char *from[NCSI_VIEW_MAX];
-    int swap, apart, pieces = 0, pd = ncsi_slab_pieces_dim(p);
+    int swap, apart, pd = ncsi_slab_pieces_dim(p);
     if ((pd >= 0 && pct[pd] > NCSI_VIEW_MAX) ||
         f->store->view(f, varid, pst, pct, pd, from, &apart, step, &swap, scratch, nscratch) !=
             NCS_NOERR)
@@ -326,10 +321,7 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
         else
             step[d] /= (ptrdiff_t)msz;
     }
-    /* one piece where they are their step apart */
-    for (size_t i = 1; apart && pd >= 0 && i < pct[pd] && !pieces; i++)
-        pieces = (uintptr_t)from[i] - (uintptr_t)from[0] != i * (size_t)step[pd] * msz;
-    if (pieces)
+    if (apart && pd >= 0)
         return ncsi_slab_place_pieces(p, pd, from, step, swap, buf, msz);
     return ncsi_slab_place(p, from[0], step, swap, buf, msz);
 }
@@ -373,7 +365,11 @@ static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, vo
     if (view) {
         /* pieces of up to NCSI_VIEW_MAX planes (the dimension outside
          * them), where a plane fits the scratch (MAPPED_SMALL); else of at
-         * most MAPPED_SMALL bytes, so that most lie in one page */
+         * most MAPPED_SMALL bytes, so that most lie in one page.  The
+         * planes of a piece across page boundaries must fit the scratch:
+         * n dense planes cross at most n * plane / NCSI_CLASSIC_PAGE + 1.
+         * (Sized without this, 20 planes of 30x40 doubles crossed three,
+         * and the dense path took them: 4.2 -> 5.1 us.) */
         int pd = ncsi_slab_pieces_dim(s);
         uint64_t plane = msz, fit;
         limit = MAPPED_SMALL;

@@ -87,11 +87,11 @@ typedef struct classic {
                                  left waits for the next open */
 } classic;
 
-/* Rebuilds the fast-path table after the layout or the record count
- * changed. */
 static ncsi_conv_fn run_decoder(int xtype, int memtype, int version, ptrdiff_t xstep,
                                 ptrdiff_t mstep);
 
+/* Rebuilds the fast-path table after the layout or the record count
+ * changed. */
 static int fast_rebuild(ncs_file *f)
 {
     classic *cl = (classic *)f->state;

@@ -71,33 +71,20 @@ static inline int ncsi_add_u64(uint64_t a, uint64_t b, uint64_t *r)
 
 /* ---- types -------------------------------------------------------------- */
 #define NCSI_NTYPES 12           /* NCS_NAT .. NCS_UINT64 */
-/* External (and native) size of one element, 0 for an invalid type. */
-/* A big-endian (file order) unsigned integer in host order, and back. */
-static inline uint16_t ncsi_be16(uint16_t v)
-{
+/* A big-endian (file order) unsigned integer of N bits in host order, and
+ * back: ncsi_be16, ncsi_be32, ncsi_be64. */
 #ifdef WORDS_BIGENDIAN
-    return v;
+#define NCSI_DEF_BE(N)                                                         \
+    static inline uint##N##_t ncsi_be##N(uint##N##_t v) { return v; }
 #else
-    return __builtin_bswap16(v);
+#define NCSI_DEF_BE(N)                                                         \
+    static inline uint##N##_t ncsi_be##N(uint##N##_t v) { return __builtin_bswap##N(v); }
 #endif
-}
-static inline uint32_t ncsi_be32(uint32_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return v;
-#else
-    return __builtin_bswap32(v);
-#endif
-}
-static inline uint64_t ncsi_be64(uint64_t v)
-{
-#ifdef WORDS_BIGENDIAN
-    return v;
-#else
-    return __builtin_bswap64(v);
-#endif
-}
+NCSI_DEF_BE(16)
+NCSI_DEF_BE(32)
+NCSI_DEF_BE(64)
 
+/* External (and native) size of one element, 0 for an invalid type. */
 static inline size_t ncsi_type_size(int type)
 {
     static const unsigned char sz[NCSI_NTYPES] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
@@ -490,9 +477,9 @@ typedef struct ncs_store_methods {
      * cache, in pieces: one for each index i of dimension pd (count[pd] at
      * most NCSI_VIEW_MAX), or the whole slab where pd is -1.  from[i]
      * points to the first element of piece i, or, where *apart is 0, the
-     * pieces lie their step apart and only from[0] is set; bstep[d] is the byte step
-     * between the indices of dimension d (for pd, as the file has them:
-     * the pieces may lie apart), and *swap says whether each element is
+     * pieces lie their step apart and only from[0] is set; bstep[d] is
+     * the byte step between the indices of dimension d (for pd, as the
+     * file has them), and *swap says whether each element is
      * byte-reversed against the host's order.  A piece that is not in one
      * piece of the cache is copied, as the file holds it, into scratch
      * (nscratch bytes for all of them).  NCSI_DECLINED where the elements

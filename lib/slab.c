@@ -805,9 +805,9 @@ static int place(const ncs_slab *s, const unsigned char *from, int pd,
             if (d == pd && froms != NULL)
                 top = nd;                   /* the pieces' dimension in the list */
             cnt[nd] = s->count[d];
-            tst[nd] = d == pd && froms != NULL ? 0
-                      : fstep != NULL          ? fstep[d]
-                                               : (ptrdiff_t)tstep;
+            tst[nd] = top == nd      ? 0
+                      : fstep != NULL ? fstep[d]
+                                      : (ptrdiff_t)tstep;
             mst[nd] = s->imap[d];
             nd++;
         }
@@ -847,8 +847,8 @@ static int place(const ncs_slab *s, const unsigned char *from, int pd,
         if (top > 0 && top != c)
             src = froms[idx[top]];
         if (a > 0) {
-            plane_set ps = { src + so * e, NULL, so * e, tst[c > 0 ? c : 0] * e,
-                             mst[c > 0 ? c : 0] * e, c > 0 ? (size_t)cnt[c] : 1 };
+            plane_set ps = { src + so * e, NULL, so * e, c > 0 ? tst[c] * e : 0,
+                             c > 0 ? mst[c] * e : 0, c > 0 ? (size_t)cnt[c] : 1 };
             if (c > 0 && c == top)
                 ps.srcs = froms;
             transpose(&ps, tst[a], dst + mo * e, mst[b], (size_t)cnt[a], (size_t)cnt[b], esz,
