@@ -52,6 +52,8 @@ typedef struct cvar {
     unsigned char fill[8];       /* native fill value */
     uint64_t extent0;            /* dataset extent along dimension 0 */
     int attached;                /* dimension scales attached */
+    int scale_dim;               /* the dimension whose scale the dataset is
+                                    in the file; -1: none */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many

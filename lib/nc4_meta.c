@@ -933,6 +933,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         /* the dataset stays in the list too: later variables may look
          * for it among the dimension scales */
         cv->dset = d->ds;
+        cv->scale_dim = d->is_scale ? d->dimid : -1;
         d->owned = 1;
         cv->h5name = ncsi_strdup(d->name);
         cv->swap = swap;
@@ -1051,23 +1052,104 @@ done:
     return status;
 }
 
-/* Removes dimension d's dimension-only scale, detaching the variables
- * that use it. */
-static int drop_dim_only(chunked *cs, const ncs_model *m, int d)
+/* The dataset that is dimension d's scale in the file now; -1: none. */
+static hid_t file_scale(const chunked *cs, int d)
+{
+    if (cs->dimds[d] >= 0)
+        return cs->dimds[d];
+    for (int i = 0; i < cs->nvars; i++)
+        if (cs->vars[i]->scale_dim == d)
+            return cs->vars[i]->dset;
+    return -1;
+}
+
+/* Detaches variable j from the scales of all its axes, so that it is
+ * attached afresh once every scale is in place. */
+static int detach_all(chunked *cs, const ncs_model *m, int j)
+{
+    cvar *cv = cs->vars[j];
+    if (!cv->attached || cv->scale_dim >= 0)
+        return NCS_NOERR;
+    for (int ax = 0; ax < m->vars[j].ndims; ax++) {
+        hid_t scale = file_scale(cs, m->vars[j].dimids[ax]);
+        if (scale >= 0 && H5DSis_attached(cv->dset, scale, (unsigned)ax) > 0 &&
+            H5DSdetach_scale(cv->dset, scale, (unsigned)ax) < 0)
+            return NCS_ERR(NCS_EHDFERR);
+    }
+    cv->attached = 0;
+    return NCS_NOERR;
+}
+
+/* Detaches every variable that uses dimension d from its scales. */
+static int detach_users(chunked *cs, const ncs_model *m, int d)
 {
     int status = NCS_NOERR;
     for (int j = 0; j < m->nvars && status == NCS_NOERR; j++) {
-        if (!cs->vars[j]->attached || is_coord(m, j))
-            continue;
-        for (int ax = 0; ax < m->vars[j].ndims && status == NCS_NOERR; ax++)
-            if (m->vars[j].dimids[ax] == d &&
-                H5DSdetach_scale(cs->vars[j]->dset, cs->dimds[d], (unsigned)ax) < 0)
-                status = NCS_ERR(NCS_EHDFERR);
+        for (int ax = 0; ax < m->vars[j].ndims; ax++) {
+            if (m->vars[j].dimids[ax] == d) {
+                status = detach_all(cs, m, j);
+                break;
+            }
+        }
     }
+    return status;
+}
+
+/* Removes dimension d's dimension-only scale, whose name its coordinate
+ * variable takes. */
+static int drop_dim_only(chunked *cs, const ncs_model *m, int d)
+{
+    int status = detach_users(cs, m, d);
     H5Dclose(cs->dimds[d]);
     cs->dimds[d] = -1;
     if (status == NCS_NOERR && H5Ldelete(cs->fid, cs->dimnames[d], H5P_DEFAULT) < 0)
         status = NCS_ERR(NCS_EHDFERR);
+    return status;
+}
+
+/* Makes variable i's dataset its first dimension's scale. */
+static int make_scale(chunked *cs, const ncs_model *m, int i)
+{
+    cvar *cv = cs->vars[i];
+    int d = m->vars[i].dimids[0];
+    if (H5DSset_scale(cv->dset, m->vars[i].name) < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    cv->scale_dim = d;
+    return write_int_att(cv->dset, "_Netcdf4Dimid", -1, &d);
+}
+
+/* A renamed variable or dimension changes which variables are coordinate
+ * variables.  One that stops being one sheds its scale (the variables
+ * using it are reattached to the dimension's new scale); one that becomes
+ * one takes its dimension's scale over from the dimension-only one. */
+static int change_scales(chunked *cs, const ncs_model *m)
+{
+    static const char *const scale_atts[] = {"CLASS", "NAME", "REFERENCE_LIST", "_Netcdf4Dimid"};
+    int status = NCS_NOERR;
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        cvar *cv = cs->vars[i];
+        if (cv->dset < 0 || cv->scale_dim < 0 || is_coord(m, i))
+            continue;
+        status = detach_users(cs, m, cv->scale_dim);
+        for (size_t k = 0; k < sizeof scale_atts / sizeof scale_atts[0] && status == NCS_NOERR; k++)
+            if (H5Aexists(cv->dset, scale_atts[k]) > 0 && H5Adelete(cv->dset, scale_atts[k]) < 0)
+                status = NCS_ERR(NCS_EHDFERR);
+        cv->scale_dim = -1;
+        cv->attached = 0;
+    }
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        cvar *cv = cs->vars[i];
+        int d;
+        if (cv->dset < 0 || cv->scale_dim >= 0 || !is_coord(m, i))
+            continue;
+        d = m->vars[i].dimids[0];
+        status = cs->dimds[d] >= 0 ? drop_dim_only(cs, m, d) : NCS_NOERR;
+        if (status == NCS_NOERR)
+            status = detach_all(cs, m, i);
+        if (status == NCS_NOERR)
+            status = make_scale(cs, m, i);
+        cv->attached = 0;
+    }
     return status;
 }
 
@@ -1146,10 +1228,31 @@ done:
     return status;
 }
 
+/* Moves the variables' links to the names the model gives them; with
+ * defer, not those whose name another link still holds. */
+static int rename_vars(chunked *cs, const ncs_model *m, int defer)
+{
+    char h5name[H5NAME_MAX];
+    for (int i = 0; i < m->nvars; i++) {
+        cvar *cv = cs->vars[i];
+        const char *name = h5_name(m, i, h5name);
+        if (cv->dset < 0 || strcmp(cv->h5name, name) == 0 ||
+            (defer && H5Lexists(cs->fid, name, H5P_DEFAULT) > 0))
+            continue;
+        if (H5Lmove(cs->fid, cv->h5name, cs->fid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+            return NCS_ERR(NCS_EHDFERR);
+        free(cv->h5name);
+        cv->h5name = ncsi_strdup(name);
+        if (cv->h5name == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+    }
+    return NCS_NOERR;
+}
+
 int ncsi_nc4_write(chunked *cs, const ncs_model *m)
 {
     int status = NCS_NOERR;
-    char props[128], h5name[H5NAME_MAX];
+    char props[128];
     int one = 1, old_ndims = cs->ndimds;
 
     /* the file's own marks, once */
@@ -1181,17 +1284,13 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
         cs->ndimds = m->ndims;
     }
 
-    /* renames of existing objects */
-    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
-        cvar *cv = cs->vars[i];
-        const char *name = h5_name(m, i, h5name);
-        if (cv->dset >= 0 && strcmp(cv->h5name, name) != 0) {
-            if (H5Lmove(cs->fid, cv->h5name, cs->fid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
-                return NCS_ERR(NCS_EHDFERR);
-            free(cv->h5name);
-            cv->h5name = ncsi_strdup(name);
-        }
-    }
+    /* renames of existing objects; a variable's new link name may still
+     * be a dimension-only scale's, until that one is renamed too */
+    status = change_scales(cs, m);
+    if (status == NCS_NOERR)
+        status = rename_vars(cs, m, 1);
+    if (status != NCS_NOERR)
+        return status;
     for (int d = 0; d < m->ndims; d++) {
         if (cs->dimds[d] >= 0 && strcmp(cs->dimnames[d], m->dims[d].name) != 0) {
             if (H5Lmove(cs->fid, cs->dimnames[d], cs->fid, m->dims[d].name, H5P_DEFAULT,
@@ -1201,6 +1300,7 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
             cs->dimnames[d] = ncsi_strdup(m->dims[d].name);
         }
     }
+    status = rename_vars(cs, m, 0);
 
     /* readers number the scales without _Netcdf4Dimid (h5py writes none)
      * after the highest _Netcdf4Dimid: once a new dimension has one, the
@@ -1221,32 +1321,17 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
 
     /* new variables, in varid order */
     for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
-        const ncs_var *v = &m->vars[i];
-        int d = v->ndims > 0 ? v->dimids[0] : -1, moved = 0;
+        int coord = is_coord(m, i);
         if (cs->vars[i]->dset >= 0)
             continue;
-        if (is_coord(m, i) && cs->dimds[d] >= 0) {
-            /* a coordinate variable for a dimension that has a dimension-
-             * only scale, which has its name: that scale goes first */
-            status = drop_dim_only(cs, m, d);
-            moved = 1;
-        }
+        /* a coordinate variable for a dimension that has a dimension-only
+         * scale, which has its name: that scale goes first */
+        if (coord && cs->dimds[m->vars[i].dimids[0]] >= 0)
+            status = drop_dim_only(cs, m, m->vars[i].dimids[0]);
         if (status == NCS_NOERR)
             status = create_var(cs, m, i);
-        if (status != NCS_NOERR || !is_coord(m, i))
-            continue;
-        if (H5DSset_scale(cs->vars[i]->dset, v->name) < 0)
-            status = NCS_ERR(NCS_EHDFERR);
-        else
-            status = write_int_att(cs->vars[i]->dset, "_Netcdf4Dimid", -1, &d);
-        for (int j = 0; j < m->nvars && moved && status == NCS_NOERR; j++) {
-            if (!cs->vars[j]->attached || is_coord(m, j))
-                continue;
-            for (int ax = 0; ax < m->vars[j].ndims && status == NCS_NOERR; ax++)
-                if (m->vars[j].dimids[ax] == d &&
-                    H5DSattach_scale(cs->vars[j]->dset, cs->vars[i]->dset, (unsigned)ax) < 0)
-                    status = NCS_ERR(NCS_EHDFERR);
-        }
+        if (status == NCS_NOERR && coord)
+            status = make_scale(cs, m, i);
     }
     /* attachments and coordinates of the new variables */
     for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {

@@ -16,6 +16,10 @@
  *            dimension had a dimension-only scale; the file must dump as
  *            netCDF-C's own after the same calls, and HDF5 must see the
  *            other variable attached to the new scale.
+ *  renames   ncslab renames variables and dimensions of netCDF-C's file so
+ *            that variables become, or stop being, coordinate variables or
+ *            named like a dimension; both libraries must read the names
+ *            and values, also after ncslab rewrote the file once more.
  *  nullref   scales whose REFERENCE_LIST holds a null and a dangling entry
  *            (written here through HDF5, as other writers leave them):
  *            ncslab reads what netCDF-C reads.
@@ -548,6 +552,125 @@ START_TEST(test_coord_added)
 }
 END_TEST
 
+/* ---- renames ------------------------------------------------------------------------- */
+
+/* netCDF-C's file: dims x(2), z(3), obs(4); z(obs) (stored as
+ * _nc4_non_coord_z), a(x), p(z) and the coordinate variable x(x).  ncslab
+ * renames ("v old new" a variable, "d old new" a dimension), in define
+ * mode or in data mode; then each library must read the dimensions of
+ * dims (by dimid) and the variables of vars ("name orig dim,dim": the
+ * values of variable orig) in ncslab's file, after ncslab reopened it and
+ * went through redef/enddef once more.  Whether a variable is a
+ * coordinate variable changes in most: netCDF-C 4.9.0 writes a file that
+ * is wrong or unreadable in several of them (doc/chunking.md). */
+typedef struct rename_case {
+    const char *ops;
+    int datamode;
+    const char *dims;
+    const char *vars[4];
+} rename_case;
+
+static const rename_case rename_cases[] = {
+    {"d z w", 0, "x w obs", {"z 0 obs", "a 1 x", "p 2 w", "x 3 x"}},
+    {"v a obs", 0, "x z obs", {"z 0 obs", "obs 1 x", "p 2 z", "x 3 x"}},
+    {"v z q", 0, "x z obs", {"q 0 obs", "a 1 x", "p 2 z", "x 3 x"}},
+    {"v z q", 1, "x z obs", {"q 0 obs", "a 1 x", "p 2 z", "x 3 x"}},
+    {"d obs a", 0, "x z a", {"z 0 a", "a 1 x", "p 2 z", "x 3 x"}},
+    {"v z z0 v p z", 0, "x z obs", {"z0 0 obs", "a 1 x", "z 2 z", "x 3 x"}},
+    {"v x x2", 0, "x z obs", {"z 0 obs", "a 1 x", "p 2 z", "x2 3 x"}},
+    {"d x xx", 0, "xx z obs", {"z 0 obs", "a 1 xx", "p 2 z", "x 3 xx"}},
+    {"d x w", 1, "w z obs", {"z 0 obs", "a 1 w", "p 2 z", "x 3 w"}},
+    {"v a y d x y", 0, "y z obs", {"z 0 obs", "y 1 y", "p 2 z", "x 3 y"}},
+};
+#define NRENAME ((int)(sizeof rename_cases / sizeof rename_cases[0]))
+
+/* Checks what one library reads in path against the case. */
+static void check_renamed(const rename_case *c, const char *path, int lib_ns)
+{
+    const char *lib = lib_ns ? "ncslab" : "netCDF-C";
+    char want[256], *tok, *save;
+    int nc, ndims, nvars, d = 0, rc;
+    rc = lib_ns ? ncs_open(path, NCS_NOWRITE, &nc) : nc_open(path, NC_NOWRITE, &nc);
+    ck_assert_msg(rc == 0, "%s opens the file after \"%s\": %d", lib, c->ops, rc);
+    rc = lib_ns ? ncs_inq(nc, &ndims, &nvars, NULL, NULL) : nc_inq(nc, &ndims, &nvars, NULL, NULL);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(ndims, 3);
+    ck_assert_int_eq(nvars, 4);
+    snprintf(want, sizeof want, "%s", c->dims);
+    for (tok = strtok_r(want, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save), d++) {
+        char name[NC_MAX_NAME + 1];
+        ck_assert_int_eq(lib_ns ? ncs_inq_dimname(nc, d, name) : nc_inq_dimname(nc, d, name), 0);
+        ck_assert_msg(strcmp(name, tok) == 0, "%s after \"%s\": dim %d is %s, not %s", lib,
+                      c->ops, d, name, tok);
+    }
+    for (int k = 0; k < 4; k++) {
+        char vname[64], dname[64], got[NC_MAX_NAME + 1];
+        int orig, v, nd, dimids[NC_MAX_VAR_DIMS];
+        double vals[8];
+        size_t len;
+        ck_assert_int_eq(sscanf(c->vars[k], "%63s %d %63s", vname, &orig, dname), 3);
+        rc = lib_ns ? ncs_inq_varid(nc, vname, &v) : nc_inq_varid(nc, vname, &v);
+        ck_assert_msg(rc == 0, "%s after \"%s\": no variable %s", lib, c->ops, vname);
+        rc = lib_ns ? ncs_inq_var(nc, v, NULL, NULL, &nd, dimids, NULL)
+                    : nc_inq_var(nc, v, NULL, NULL, &nd, dimids, NULL);
+        ck_assert_int_eq(rc, 0);
+        ck_assert_int_eq(nd, 1);
+        rc = lib_ns ? ncs_inq_dim(nc, dimids[0], got, &len) : nc_inq_dim(nc, dimids[0], got, &len);
+        ck_assert_int_eq(rc, 0);
+        ck_assert_msg(strcmp(got, dname) == 0, "%s after \"%s\": %s(%s), not (%s)", lib, c->ops,
+                      vname, got, dname);
+        rc = lib_ns ? ncs_get(nc, v, NULL, NULL, NULL, NULL, NCS_DOUBLE, vals)
+                    : nc_get_var_double(nc, v, vals);
+        ck_assert_int_eq(rc, 0);
+        for (size_t i = 0; i < len; i++)
+            ck_assert_msg(vals[i] == value(orig, i), "%s after \"%s\": %s[%zu] = %g", lib,
+                          c->ops, vname, i, vals[i]);
+    }
+    ck_assert_int_eq(lib_ns ? ncs_close(nc) : nc_close(nc), 0);
+}
+
+START_TEST(test_renames)
+{
+    static const layout start = {"renames", 3, {{"x", 2}, {"z", 3}, {"obs", 4}}, 4,
+                                 {{"z", NC_DOUBLE, 1, {2}},
+                                  {"a", NC_DOUBLE, 1, {0}},
+                                  {"p", NC_DOUBLE, 1, {1}},
+                                  {"x", NC_DOUBLE, 1, {0}}}};
+    const rename_case *c = &rename_cases[_i];
+    char path[600], ops[64], *tok, *save;
+    int nc, rc;
+    snprintf(path, sizeof path, "%s/renames.nc", tmpdir);
+    write_layout(&netcdf_c, "netCDF-C", &start, path);
+    ck_assert_int_eq(ncs_open(path, NCS_WRITE, &nc), 0);
+    if (!c->datamode)
+        ck_assert_int_eq(ncs_redef(nc), 0);
+    snprintf(ops, sizeof ops, "%s", c->ops);
+    for (tok = strtok_r(ops, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+        const char *from = strtok_r(NULL, " ", &save), *to = strtok_r(NULL, " ", &save);
+        int id;
+        if (*tok == 'v') {
+            ck_assert_int_eq(ncs_inq_varid(nc, from, &id), 0);
+            ck_assert_int_eq(ncs_rename_var(nc, id, to), 0);
+        } else {
+            ck_assert_int_eq(ncs_inq_dimid(nc, from, &id), 0);
+            ck_assert_int_eq(ncs_rename_dim(nc, id, to), 0);
+        }
+    }
+    rc = c->datamode ? ncs_sync(nc) : ncs_enddef(nc);
+    ck_assert_msg(rc == 0, "ncslab commits \"%s\": %d (%s)", c->ops, rc, ncs_strerror(rc));
+    ck_assert_int_eq(ncs_close(nc), 0);
+    check_renamed(c, path, 1);
+    check_renamed(c, path, 0);
+    ck_assert_int_eq(ncs_open(path, NCS_WRITE, &nc), 0);
+    ck_assert_int_eq(ncs_redef(nc), 0);
+    ck_assert_int_eq(ncs_enddef(nc), 0);
+    ck_assert_int_eq(ncs_close(nc), 0);
+    check_renamed(c, path, 1);
+    check_renamed(c, path, 0);
+    unlink(path);
+}
+END_TEST
+
 /* ---- files of other writers ------------------------------------------------------- */
 
 #define H5OK(call) ck_assert_msg((call) >= 0, "%s", #call)
@@ -724,6 +847,7 @@ static Suite *coords_suite(void)
     tcase_add_loop_test(tc, test_named_read, 0, NLAYOUTS);
     tcase_add_loop_test(tc, test_named_write, 0, NLAYOUTS);
     tcase_add_test(tc, test_coord_added);
+    tcase_add_loop_test(tc, test_renames, 0, NRENAME);
     tcase_add_test(tc, test_null_refs);
     tcase_add_test(tc, test_h5py_new_dim);
     suite_add_tcase(s, tc);
