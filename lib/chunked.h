@@ -10,10 +10,14 @@
  *   /<var>            one dataset per variable, created in varid order;
  *                     attributes in creation order; DIMENSION_LIST
  *                     references its dimension scales; _Netcdf4Coordinates
- *                     (int[ndims], the dimids) on multi-dimensional and
- *                     coordinate variables
+ *                     (int[ndims], the dimids) on every variable with
+ *                     dimensions.  A variable named like a dimension it is
+ *                     not the coordinate variable of is
+ *                     /_nc4_non_coord_<var>.
  *   /<dim>            a dimension scale per dimension: the coordinate
- *                     variable's dataset when there is one, else a
+ *                     variable's dataset when there is one (the variable
+ *                     of its name whose first dimension it is, of any
+ *                     rank; no scales attached to it), else a
  *                     float dataset of the dimension's length whose NAME
  *                     reads "This is a netCDF dimension but not a netCDF
  *                     variable.%10d"; _Netcdf4Dimid (int) gives its dimid

@@ -987,16 +987,20 @@ static int is_coord(const ncs_model *m, int varid)
     return v->ndims > 0 && strcmp(v->name, m->dims[v->dimids[0]].name) == 0;
 }
 
-#define H5NAME_MAX (sizeof NON_COORD_PREFIX + NCS_MAX_NAME)
+#define H5NAME_MAX (NCS_MAX_NAME + 1)
 
 /* The link name of a variable: its name, prefixed when a dimension of
  * that name has another scale (as netCDF-C stores time_bnds-style and
- * scalar coordinates); buf holds H5NAME_MAX bytes. */
+ * scalar coordinates); buf holds H5NAME_MAX bytes.  NULL when the
+ * prefixed name is longer than a name may be: netCDF-C reads no more of
+ * a link name, and refuses such a variable (NC_EMAXNAME). */
 static const char *h5_name(const ncs_model *m, int varid, char *buf)
 {
     const char *name = m->vars[varid].name;
     if (is_coord(m, varid) || ncsi_find_dim(m, name) < 0)
         return name;
+    if (strlen(NON_COORD_PREFIX) + strlen(name) > NCS_MAX_NAME)
+        return NULL;
     snprintf(buf, H5NAME_MAX, "%s%s", NON_COORD_PREFIX, name);
     return buf;
 }
@@ -1205,6 +1209,10 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
         if (status != NCS_NOERR)
             goto done;
     }
+    if (h5_name(m, varid, h5name) == NULL) {
+        status = NCS_ERR(NCS_EMAXNAME);
+        goto done;
+    }
     ds = H5Dcreate2(cs->fid, h5_name(m, varid, h5name), ftype, space, H5P_DEFAULT, dcpl, dapl);
     if (ds < 0) {
         status = NCS_ERR(NCS_EHDFERR);
@@ -1236,6 +1244,8 @@ static int rename_vars(chunked *cs, const ncs_model *m, int defer)
     for (int i = 0; i < m->nvars; i++) {
         cvar *cv = cs->vars[i];
         const char *name = h5_name(m, i, h5name);
+        if (cv->dset >= 0 && name == NULL)
+            return NCS_ERR(NCS_EMAXNAME);
         if (cv->dset < 0 || strcmp(cv->h5name, name) == 0 ||
             (defer && H5Lexists(cs->fid, name, H5P_DEFAULT) > 0))
             continue;
