@@ -388,9 +388,12 @@ static void same_ncdump(const char *a, const char *b)
 
 /* The lines of h5dump -A naming groups, datasets and attributes, and the
  * objects references lead to: the structure, without addresses, storage
- * or values.  netCDF-C leaves _Netcdf4Dimid on some datasets that are not
- * dimension scales (those of variables it reattached, and others), which
- * no reader looks at: those are left out. */
+ * or values.  netCDF-C also writes _Netcdf4Dimid (the first dimid) on
+ * the datasets of variables that are not dimension scales, at every
+ * metadata write after the one that created them, when the file has a
+ * coordinate variable of several axes, one out of dimension order, or one
+ * just added; no reader looks at it there, and ncslab does not write it,
+ * so those are left out (doc/chunking.md). */
 static char *h5_structure(const char *path)
 {
     char cmd[1024], *text, *out, *o, *line;
