@@ -683,7 +683,7 @@ static herr_t scale_find_cb(hid_t dset, unsigned dim, hid_t scale, void *data)
 }
 
 /* Which dimension each axis of a variable uses: its _Netcdf4Coordinates
- * when they name dimensions of the file; else a dimension scale's first
+ * when they name dimensions of the file (a scale's own first); else a dimension scale's first
  * axis is its own dimension and every other axis the first scale its
  * DIMENSION_LIST names.  Only the variable's own references are followed,
  * as netCDF-C does: a scale's REFERENCE_LIST may hold null or dangling
@@ -695,8 +695,12 @@ static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
         return NCS_NOERR;
     if (read_int_att(d->ds, "_Netcdf4Coordinates", NCS_MAX_VAR_DIMS, coords, &n) == NCS_NOERR &&
         n == d->rank) {
-        for (ax = 0; ax < d->rank && (dimids[ax] = dim_by_fileid(w, coords[ax])) >= 0; ax++)
-            ;
+        for (ax = 0; ax < d->rank; ax++) {
+            dimids[ax] = dim_by_fileid(w, coords[ax]);
+            /* a scale is the coordinate variable of its first axis */
+            if (dimids[ax] < 0 || (ax == 0 && d->is_scale && dimids[0] != d->dimid))
+                break;
+        }
         if (ax == d->rank)
             return NCS_NOERR;
     }
@@ -884,7 +888,8 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         v = &m->vars[m->nvars];
         memset(v, 0, sizeof *v);
         m->nvars++;
-        v->name = ncsi_strdup(var_name(d->name));
+        /* a scale's name is its dimension's, prefix or not */
+        v->name = ncsi_strdup(d->is_scale ? d->name : var_name(d->name));
         v->ndims = d->rank;
         v->dimids = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(int));
         v->shape = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
