@@ -1299,8 +1299,9 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
         cs->ndimds = m->ndims;
     }
 
-    /* renames of existing objects; a variable's new link name may still
-     * be a dimension-only scale's, until that one is renamed too */
+    /* the scales renames move, then the renames themselves; a variable's
+     * new link name may still be a dimension-only scale's, until that one
+     * is renamed too */
     status = change_scales(cs, m);
     if (status == NCS_NOERR)
         status = rename_vars(cs, m, 1);
