@@ -60,6 +60,7 @@ cvar *ncsi_cvar_new(chunked *cs, int varid)
     v->cs = cs;
     v->varid = varid;
     v->dset = -1;
+    v->scale_dim = -1;
     cs->vars[varid] = v;
     if (varid >= cs->nvars)
         cs->nvars = varid + 1;

@@ -10,10 +10,14 @@
  *   /<var>            one dataset per variable, created in varid order;
  *                     attributes in creation order; DIMENSION_LIST
  *                     references its dimension scales; _Netcdf4Coordinates
- *                     (int[ndims], the dimids) on multi-dimensional and
- *                     coordinate variables
+ *                     (int[ndims], the dimids) on every variable with
+ *                     dimensions.  A variable named like a dimension it is
+ *                     not the coordinate variable of is
+ *                     /_nc4_non_coord_<var>.
  *   /<dim>            a dimension scale per dimension: the coordinate
- *                     variable's dataset when there is one, else a
+ *                     variable's dataset when there is one (the variable
+ *                     of its name whose first dimension it is, of any
+ *                     rank; no scales attached to it), else a
  *                     float dataset of the dimension's length whose NAME
  *                     reads "This is a netCDF dimension but not a netCDF
  *                     variable.%10d"; _Netcdf4Dimid (int) gives its dimid
@@ -52,6 +56,8 @@ typedef struct cvar {
     unsigned char fill[8];       /* native fill value */
     uint64_t extent0;            /* dataset extent along dimension 0 */
     int attached;                /* dimension scales attached */
+    int scale_dim;               /* the dimension whose scale the dataset is
+                                    in the file; -1: none */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many

@@ -11,11 +11,15 @@
 #include "chunked.h"
 
 #include <hdf5_hl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DIM_ONLY_PREFIX "This is a netCDF dimension but not a netCDF variable."
+/* The link-name prefix of a variable named like a dimension it is not the
+ * coordinate variable of: the dimension's scale holds the plain name. */
+#define NON_COORD_PREFIX "_nc4_non_coord_"
 
 /* Attributes that carry netCDF-4 or dimension-scale bookkeeping, never
  * shown as netCDF attributes. */
@@ -452,6 +456,7 @@ typedef struct dsinfo {
     hid_t ds;
     int owned;               /* ds now belongs to a variable */
     int is_scale, dim_only, dimid;
+    int fileid;              /* a scale's dimid as netCDF-C numbers it */
     haddr_t addr;
     int rank;
     hsize_t dims[NCS_MAX_VAR_DIMS], maxdims[NCS_MAX_VAR_DIMS];
@@ -461,6 +466,8 @@ typedef struct ds_walk {
     dsinfo *list;
     int n, cap;
     int status;
+    int ndims;
+    int dense;               /* every fileid is the dimid */
 } ds_walk;
 
 /* Whether an attribute holds exactly one element (scalar or extent 1). */
@@ -562,7 +569,8 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
         d->dim_only = 1;
     if (d->is_scale) {
         int id, n;
-        if (read_int_att(d->ds, "_Netcdf4Dimid", 1, &id, &n) == NCS_NOERR)
+        /* a negative one is no number, as in netCDF-C */
+        if (read_int_att(d->ds, "_Netcdf4Dimid", 1, &id, &n) == NCS_NOERR && id >= 0)
             d->dimid = id;
     }
     return 0;
@@ -639,43 +647,143 @@ done:
     return status;
 }
 
-/* Which dimension each axis of a variable uses: its _Netcdf4Coordinates,
- * its own dimension for a coordinate variable, else its DIMENSION_LIST. */
-static int var_dimids(const dsinfo *d, const ds_walk *w, const int *dimid_of, int *dimids)
+/* The dimid of the dimension netCDF-C numbers id (the numbers
+ * _Netcdf4Coordinates holds); -1 when there is none. */
+static int dim_by_fileid(const ds_walk *w, int id)
 {
-    int n, status = read_int_att(d->ds, "_Netcdf4Coordinates", NCS_MAX_VAR_DIMS, dimids, &n);
-    if (status == NCS_NOERR && n == d->rank)
-        return NCS_NOERR;
-    if (d->is_scale && d->rank == 1) {
-        dimids[0] = d->dimid;
-        return NCS_NOERR;
+    if (w->dense)
+        return id >= 0 && id < w->ndims ? id : -1;
+    for (int i = 0; i < w->n; i++)
+        if (w->list[i].is_scale && w->list[i].fileid == id)
+            return w->list[i].dimid;
+    return -1;
+}
+
+typedef struct scale_find {
+    const ds_walk *w;
+    int found;               /* index into w->list; -1: none */
+} scale_find;
+
+/* Finds an attached scale among the walk's scales by object address. */
+static herr_t scale_find_cb(hid_t dset, unsigned dim, hid_t scale, void *data)
+{
+    scale_find *s = data;
+    H5O_info_t oi;
+    (void)dset;
+    (void)dim;
+    if (H5Oget_info2(scale, &oi, H5O_INFO_BASIC) < 0)
+        return -1;
+    for (int i = 0; i < s->w->n; i++) {
+        if (s->w->list[i].is_scale && s->w->list[i].addr == oi.addr) {
+            s->found = i;
+            return 1;
+        }
     }
+    return 0;
+}
+
+/* Which dimension each axis of a variable uses: its _Netcdf4Coordinates
+ * when they name dimensions of the file (a scale's own first); else a dimension scale's first
+ * axis is its own dimension and every other axis the first scale its
+ * DIMENSION_LIST names.  Only the variable's own references are followed,
+ * as netCDF-C does: a scale's REFERENCE_LIST may hold null or dangling
+ * entries that other writers left behind. */
+static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
+{
+    int n, ax, coords[NCS_MAX_VAR_DIMS];
     if (d->rank == 0)
         return NCS_NOERR;
-    if (H5Aexists(d->ds, "DIMENSION_LIST") > 0) {
-        for (int ax = 0; ax < d->rank; ax++) {
-            /* walk the scales attached to this axis; take the first */
-            dimids[ax] = -1;
-            for (int i = 0; i < w->n; i++) {
-                if (w->list[i].is_scale &&
-                    H5DSis_attached(d->ds, w->list[i].ds, (unsigned)ax) > 0) {
-                    dimids[ax] = dimid_of[i];
-                    break;
-                }
-            }
-            if (dimids[ax] < 0)
-                return NCS_ERR(NCS_ENOTNC);
+    if (read_int_att(d->ds, "_Netcdf4Coordinates", NCS_MAX_VAR_DIMS, coords, &n) == NCS_NOERR &&
+        n == d->rank) {
+        for (ax = 0; ax < d->rank; ax++) {
+            dimids[ax] = dim_by_fileid(w, coords[ax]);
+            /* a scale is the coordinate variable of its first axis */
+            if (dimids[ax] < 0 || (ax == 0 && d->is_scale && dimids[0] != d->dimid))
+                break;
         }
+        if (ax == d->rank)
+            return NCS_NOERR;
+    }
+    for (ax = 0; ax < d->rank; ax++) {
+        scale_find s = { w, -1 };
+        if (ax == 0 && d->is_scale) {
+            dimids[0] = d->dimid;
+            continue;
+        }
+        if (H5DSiterate_scales(d->ds, (unsigned)ax, NULL, scale_find_cb, &s) < 0 || s.found < 0)
+            return NCS_ERR(NCS_ENOTNC);
+        dimids[ax] = w->list[s.found].dimid;
+    }
+    return NCS_NOERR;
+}
+
+/* A variable's name from its link name. */
+static const char *var_name(const char *h5name)
+{
+    size_t n = strlen(NON_COORD_PREFIX);
+    if (strncmp(h5name, NON_COORD_PREFIX, n) == 0 && h5name[n] != '\0')
+        return h5name + n;
+    return h5name;
+}
+
+static int by_fileid(const void *a, const void *b)
+{
+    const dsinfo *x = *(const dsinfo *const *)a, *y = *(const dsinfo *const *)b;
+    return (x->fileid > y->fileid) - (x->fileid < y->fileid);
+}
+
+/* Numbers the scales as netCDF-C does: a scale's _Netcdf4Dimid, else one
+ * past the highest number given so far, in the walk's order.  Where those
+ * numbers leave gaps (scales of other writers lack _Netcdf4Dimid, and a
+ * dimension added later has one), the dimids keep their order. */
+static int number_dims(ds_walk *w)
+{
+    long long next = 0;
+    dsinfo **order;
+    int k = 0, dup = 0;
+    w->dense = 1;
+    for (int i = 0; i < w->n; i++) {
+        dsinfo *d = &w->list[i];
+        if (!d->is_scale)
+            continue;
+        if (d->dimid < 0) {
+            if (next > INT_MAX)
+                return NCS_ERR(NCS_ENOTNC);
+            d->fileid = (int)next++;
+        } else {
+            d->fileid = d->dimid;
+            if (d->fileid >= next)
+                next = (long long)d->fileid + 1;
+        }
+        if (d->fileid >= w->ndims)
+            w->dense = 0;
+    }
+    if (w->dense) {
+        for (int i = 0; i < w->n; i++)
+            w->list[i].dimid = w->list[i].is_scale ? w->list[i].fileid : -1;
         return NCS_NOERR;
     }
-    return NCS_ERR(NCS_ENOTNC);
+    order = ncsi_malloc((size_t)w->ndims * sizeof *order);
+    if (order == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (int i = 0; i < w->n; i++)
+        if (w->list[i].is_scale)
+            order[k++] = &w->list[i];
+    qsort(order, (size_t)k, sizeof *order, by_fileid);
+    for (int i = 0; i < k; i++) {
+        order[i]->dimid = i;
+        if (i > 0 && order[i]->fileid == order[i - 1]->fileid)
+            dup = 1;
+    }
+    free(order);
+    return dup ? NCS_ERR(NCS_ENOTNC) : NCS_NOERR;
 }
 
 int ncsi_nc4_read(chunked *cs, ncs_model *m)
 {
-    ds_walk w = { NULL, 0, 0, NCS_NOERR };
+    ds_walk w = { NULL, 0, 0, NCS_NOERR, 0, 0 };
     hsize_t idx = 0;
-    int *dimid_of = NULL, ndims = 0, status = NCS_NOERR;
+    int ndims = 0, status = NCS_NOERR;
 
     memset(m, 0, sizeof *m);
     m->unlimdim = -1;
@@ -697,15 +805,14 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         }
     }
 
-    /* dimensions: every scale; dimids from _Netcdf4Dimid, else in order */
-    dimid_of = ncsi_malloc((size_t)(w.n ? w.n : 1) * sizeof *dimid_of);
-    if (dimid_of == NULL) {
-        status = NCS_ERR(NCS_ENOMEM);
-        goto done;
-    }
+    /* dimensions: every scale */
     for (int i = 0; i < w.n; i++)
         if (w.list[i].is_scale)
             ndims++;
+    w.ndims = ndims;
+    status = number_dims(&w);
+    if (status != NCS_NOERR)
+        goto done;
     if (ndims > 0) {
         m->dims = ncsi_calloc((size_t)ndims, sizeof *m->dims);
         cs->dimds = ncsi_malloc((size_t)ndims * sizeof *cs->dimds);
@@ -722,21 +829,17 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         cs->ndimds = ndims;
     }
     {
-        int next = 0;
         for (int i = 0; i < w.n; i++) {
             dsinfo *d = &w.list[i];
-            int id;
-            dimid_of[i] = -1;
+            int id = d->dimid;
             if (!d->is_scale)
                 continue;
-            id = d->dimid >= 0 ? d->dimid : next;
-            next++;
-            if (id >= ndims || m->dims[id].name != NULL || d->rank != 1) {
+            /* a scale of several axes is a coordinate variable of its
+             * first: CF's char station(station, strlen) */
+            if (m->dims[id].name != NULL || d->rank < 1) {
                 status = NCS_ERR(NCS_ENOTNC);
                 goto done;
             }
-            dimid_of[i] = id;
-            d->dimid = id;
             m->dims[id].name = ncsi_strdup(d->name);
             cs->dimnames[id] = ncsi_strdup(d->name);
             if (m->dims[id].name == NULL || cs->dimnames[id] == NULL) {
@@ -785,7 +888,8 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         v = &m->vars[m->nvars];
         memset(v, 0, sizeof *v);
         m->nvars++;
-        v->name = ncsi_strdup(d->name);
+        /* a scale's name is its dimension's, prefix or not */
+        v->name = ncsi_strdup(d->is_scale ? d->name : var_name(d->name));
         v->ndims = d->rank;
         v->dimids = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(int));
         v->shape = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
@@ -802,7 +906,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             status = NCS_ERR(NCS_EBADTYPE);
             goto done;
         }
-        status = var_dimids(d, &w, dimid_of, dimids);
+        status = var_dimids(d, &w, dimids);
         if (status != NCS_NOERR)
             goto done;
         for (int ax = 0; ax < d->rank; ax++) {
@@ -834,6 +938,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         /* the dataset stays in the list too: later variables may look
          * for it among the dimension scales */
         cv->dset = d->ds;
+        cv->scale_dim = d->is_scale ? d->dimid : -1;
         d->owned = 1;
         cv->h5name = ncsi_strdup(d->name);
         cv->swap = swap;
@@ -858,7 +963,6 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
     }
     status = read_atts(cs->fid, &m->gatts);
 done:
-    free(dimid_of);
     for (int i = 0; i < w.n; i++) {
         free(w.list[i].name);
         if (w.list[i].ds >= 0 && !w.list[i].owned)
@@ -870,15 +974,40 @@ done:
 
 /* ---- writing the model --------------------------------------------------------------- */
 
-/* The coordinate variable of dimension d: a 1-D variable of its name. */
+/* The coordinate variable of dimension d, as netCDF-C decides it: the
+ * variable of its name whose first dimension it is, of any rank (CF's
+ * char station(station, strlen) is one).  Its dataset is d's scale. */
 static int coord_var(const ncs_model *m, int d)
 {
-    for (int i = 0; i < m->nvars; i++) {
-        const ncs_var *v = &m->vars[i];
-        if (v->ndims == 1 && v->dimids[0] == d && strcmp(v->name, m->dims[d].name) == 0)
-            return i;
-    }
+    int i = ncsi_find_var(m, m->dims[d].name);
+    if (i >= 0 && m->vars[i].ndims > 0 && m->vars[i].dimids[0] == d)
+        return i;
     return -1;
+}
+
+/* coord_var(m, dimids[0]) == varid, without the search: names are unique */
+static int is_coord(const ncs_model *m, int varid)
+{
+    const ncs_var *v = &m->vars[varid];
+    return v->ndims > 0 && strcmp(v->name, m->dims[v->dimids[0]].name) == 0;
+}
+
+#define H5NAME_MAX (NCS_MAX_NAME + 1)
+
+/* The link name of a variable: its name, prefixed when a dimension of
+ * that name has another scale (as netCDF-C stores time_bnds-style and
+ * scalar coordinates); buf holds H5NAME_MAX bytes.  NULL when the
+ * prefixed name is longer than a name may be: netCDF-C reads no more of
+ * a link name, and refuses such a variable (NC_EMAXNAME). */
+static const char *h5_name(const ncs_model *m, int varid, char *buf)
+{
+    const char *name = m->vars[varid].name;
+    if (is_coord(m, varid) || ncsi_find_dim(m, name) < 0)
+        return name;
+    if (strlen(NON_COORD_PREFIX) + strlen(name) > NCS_MAX_NAME)
+        return NULL;
+    snprintf(buf, H5NAME_MAX, "%s%s", NON_COORD_PREFIX, name);
+    return buf;
 }
 
 static hid_t scale_of(const chunked *cs, const ncs_model *m, int d)
@@ -932,12 +1061,114 @@ done:
     return status;
 }
 
+/* The dataset that is dimension d's scale in the file now; -1: none. */
+static hid_t file_scale(const chunked *cs, int d)
+{
+    if (cs->dimds[d] >= 0)
+        return cs->dimds[d];
+    for (int i = 0; i < cs->nvars; i++)
+        if (cs->vars[i]->scale_dim == d)
+            return cs->vars[i]->dset;
+    return -1;
+}
+
+/* Detaches variable j from the scales of all its axes, so that it is
+ * attached afresh once every scale is in place. */
+static int detach_all(chunked *cs, const ncs_model *m, int j)
+{
+    cvar *cv = cs->vars[j];
+    if (!cv->attached || cv->scale_dim >= 0)
+        return NCS_NOERR;
+    for (int ax = 0; ax < m->vars[j].ndims; ax++) {
+        hid_t scale = file_scale(cs, m->vars[j].dimids[ax]);
+        if (scale >= 0 && H5DSis_attached(cv->dset, scale, (unsigned)ax) > 0 &&
+            H5DSdetach_scale(cv->dset, scale, (unsigned)ax) < 0)
+            return NCS_ERR(NCS_EHDFERR);
+    }
+    cv->attached = 0;
+    return NCS_NOERR;
+}
+
+/* Detaches every variable that uses dimension d from its scales. */
+static int detach_users(chunked *cs, const ncs_model *m, int d)
+{
+    int status = NCS_NOERR;
+    for (int j = 0; j < m->nvars && status == NCS_NOERR; j++) {
+        for (int ax = 0; ax < m->vars[j].ndims; ax++) {
+            if (m->vars[j].dimids[ax] == d) {
+                status = detach_all(cs, m, j);
+                break;
+            }
+        }
+    }
+    return status;
+}
+
+/* Removes dimension d's dimension-only scale, whose name its coordinate
+ * variable takes. */
+static int drop_dim_only(chunked *cs, const ncs_model *m, int d)
+{
+    int status = detach_users(cs, m, d);
+    H5Dclose(cs->dimds[d]);
+    cs->dimds[d] = -1;
+    if (status == NCS_NOERR && H5Ldelete(cs->fid, cs->dimnames[d], H5P_DEFAULT) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    return status;
+}
+
+/* Makes variable i's dataset its first dimension's scale. */
+static int make_scale(chunked *cs, const ncs_model *m, int i)
+{
+    cvar *cv = cs->vars[i];
+    int d = m->vars[i].dimids[0];
+    if (H5DSset_scale(cv->dset, m->vars[i].name) < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    cv->scale_dim = d;
+    return write_int_att(cv->dset, "_Netcdf4Dimid", -1, &d);
+}
+
+/* A renamed variable or dimension changes which variables are coordinate
+ * variables.  One that stops being one sheds its scale (the variables
+ * using it are reattached to the dimension's new scale); one that becomes
+ * one takes its dimension's scale over from the dimension-only one. */
+static int change_scales(chunked *cs, const ncs_model *m)
+{
+    static const char *const scale_atts[] = {"CLASS", "NAME", "REFERENCE_LIST", "_Netcdf4Dimid"};
+    int status = NCS_NOERR;
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        cvar *cv = cs->vars[i];
+        if (cv->dset < 0 || cv->scale_dim < 0 || is_coord(m, i))
+            continue;
+        status = detach_users(cs, m, cv->scale_dim);
+        for (size_t k = 0; k < sizeof scale_atts / sizeof scale_atts[0] && status == NCS_NOERR; k++)
+            if (H5Aexists(cv->dset, scale_atts[k]) > 0 && H5Adelete(cv->dset, scale_atts[k]) < 0)
+                status = NCS_ERR(NCS_EHDFERR);
+        cv->scale_dim = -1;
+        cv->attached = 0;
+    }
+    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+        cvar *cv = cs->vars[i];
+        int d;
+        if (cv->dset < 0 || cv->scale_dim >= 0 || !is_coord(m, i))
+            continue;
+        d = m->vars[i].dimids[0];
+        status = cs->dimds[d] >= 0 ? drop_dim_only(cs, m, d) : NCS_NOERR;
+        if (status == NCS_NOERR)
+            status = detach_all(cs, m, i);
+        if (status == NCS_NOERR)
+            status = make_scale(cs, m, i);
+        cv->attached = 0;
+    }
+    return status;
+}
+
 static int create_var(chunked *cs, const ncs_model *m, int varid)
 {
     const ncs_var *v = &m->vars[varid];
     cvar *cv = cs->vars[varid];
     hsize_t dims[NCS_MAX_VAR_DIMS], maxdims[NCS_MAX_VAR_DIMS], chunks[NCS_MAX_VAR_DIMS];
     hid_t space = -1, dcpl = -1, dapl = -1, ds = -1, ftype = -1;
+    char h5name[H5NAME_MAX];
     int status = NCS_NOERR;
 
     for (int d = 0; d < v->ndims; d++) {
@@ -983,14 +1214,18 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
         if (status != NCS_NOERR)
             goto done;
     }
-    ds = H5Dcreate2(cs->fid, v->name, ftype, space, H5P_DEFAULT, dcpl, dapl);
+    if (h5_name(m, varid, h5name) == NULL) {
+        status = NCS_ERR(NCS_EMAXNAME);
+        goto done;
+    }
+    ds = H5Dcreate2(cs->fid, h5_name(m, varid, h5name), ftype, space, H5P_DEFAULT, dcpl, dapl);
     if (ds < 0) {
         status = NCS_ERR(NCS_EHDFERR);
         goto done;
     }
     cv->dset = ds;
     free(cv->h5name);
-    cv->h5name = ncsi_strdup(v->name);
+    cv->h5name = ncsi_strdup(h5_name(m, varid, h5name));
     cv->extent0 = v->ndims > 0 ? dims[0] : 1;
     if (cv->h5name == NULL)
         status = NCS_ERR(NCS_ENOMEM);
@@ -1006,11 +1241,34 @@ done:
     return status;
 }
 
+/* Moves the variables' links to the names the model gives them; with
+ * defer, not those whose name another link still holds. */
+static int rename_vars(chunked *cs, const ncs_model *m, int defer)
+{
+    char h5name[H5NAME_MAX];
+    for (int i = 0; i < m->nvars; i++) {
+        cvar *cv = cs->vars[i];
+        const char *name = h5_name(m, i, h5name);
+        if (cv->dset >= 0 && name == NULL)
+            return NCS_ERR(NCS_EMAXNAME);
+        if (cv->dset < 0 || strcmp(cv->h5name, name) == 0 ||
+            (defer && H5Lexists(cs->fid, name, H5P_DEFAULT) > 0))
+            continue;
+        if (H5Lmove(cs->fid, cv->h5name, cs->fid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+            return NCS_ERR(NCS_EHDFERR);
+        free(cv->h5name);
+        cv->h5name = ncsi_strdup(name);
+        if (cv->h5name == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+    }
+    return NCS_NOERR;
+}
+
 int ncsi_nc4_write(chunked *cs, const ncs_model *m)
 {
     int status = NCS_NOERR;
     char props[128];
-    int one = 1;
+    int one = 1, old_ndims = cs->ndimds;
 
     /* the file's own marks, once */
     if (H5Aexists(cs->fid, "_NCProperties") <= 0) {
@@ -1041,17 +1299,14 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
         cs->ndimds = m->ndims;
     }
 
-    /* renames of existing objects */
-    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
-        cvar *cv = cs->vars[i];
-        if (cv->dset >= 0 && strcmp(cv->h5name, m->vars[i].name) != 0) {
-            if (H5Lmove(cs->fid, cv->h5name, cs->fid, m->vars[i].name, H5P_DEFAULT,
-                        H5P_DEFAULT) < 0)
-                return NCS_ERR(NCS_EHDFERR);
-            free(cv->h5name);
-            cv->h5name = ncsi_strdup(m->vars[i].name);
-        }
-    }
+    /* the scales renames move, then the renames themselves; a variable's
+     * new link name may still be a dimension-only scale's, until that one
+     * is renamed too */
+    status = change_scales(cs, m);
+    if (status == NCS_NOERR)
+        status = rename_vars(cs, m, 1);
+    if (status != NCS_NOERR)
+        return status;
     for (int d = 0; d < m->ndims; d++) {
         if (cs->dimds[d] >= 0 && strcmp(cs->dimnames[d], m->dims[d].name) != 0) {
             if (H5Lmove(cs->fid, cs->dimnames[d], cs->fid, m->dims[d].name, H5P_DEFAULT,
@@ -1061,6 +1316,19 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
             cs->dimnames[d] = ncsi_strdup(m->dims[d].name);
         }
     }
+    status = rename_vars(cs, m, 0);
+
+    /* readers number the scales without _Netcdf4Dimid (h5py writes none)
+     * after the highest _Netcdf4Dimid: once a new dimension has one, the
+     * old ones need theirs to keep their dimids */
+    for (int d = 0; old_ndims < m->ndims && d < old_ndims && status == NCS_NOERR; d++) {
+        hid_t scale = scale_of(cs, m, d);
+        int id, n;
+        if (scale < 0)
+            continue;
+        if (read_int_att(scale, "_Netcdf4Dimid", 1, &id, &n) != NCS_NOERR || id != d)
+            status = write_int_att(scale, "_Netcdf4Dimid", -1, &d);
+    }
 
     /* dimension scales of dimensions without a coordinate variable */
     for (int d = 0; d < m->ndims && status == NCS_NOERR; d++)
@@ -1069,53 +1337,33 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
 
     /* new variables, in varid order */
     for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
-        const ncs_var *v = &m->vars[i];
-        int newvar = cs->vars[i]->dset < 0;
-        if (!newvar)
+        int coord = is_coord(m, i);
+        if (cs->vars[i]->dset >= 0)
             continue;
-        status = create_var(cs, m, i);
-        if (status != NCS_NOERR)
-            break;
-        for (int d = 0; d < m->ndims && status == NCS_NOERR; d++) {
-            if (coord_var(m, d) != i)
-                continue;
-            if (H5DSset_scale(cs->vars[i]->dset, v->name) < 0)
-                status = NCS_ERR(NCS_EHDFERR);
-            else
-                status = write_int_att(cs->vars[i]->dset, "_Netcdf4Dimid", -1, &d);
-            if (status == NCS_NOERR && cs->dimds[d] >= 0) {
-                /* a dimension-only scale replaced by its coordinate variable:
-                 * move the other variables over, then remove it */
-                for (int j = 0; j < m->nvars && status == NCS_NOERR; j++) {
-                    if (j == i || cs->vars[j]->dset < 0)
-                        continue;
-                    for (int ax = 0; ax < m->vars[j].ndims; ax++)
-                        if (m->vars[j].dimids[ax] == d &&
-                            (H5DSdetach_scale(cs->vars[j]->dset, cs->dimds[d], (unsigned)ax) < 0 ||
-                             H5DSattach_scale(cs->vars[j]->dset, cs->vars[i]->dset, (unsigned)ax) < 0))
-                            status = NCS_ERR(NCS_EHDFERR);
-                }
-                H5Dclose(cs->dimds[d]);
-                cs->dimds[d] = -1;
-                if (H5Ldelete(cs->fid, cs->dimnames[d], H5P_DEFAULT) < 0)
-                    status = NCS_ERR(NCS_EHDFERR);
-            }
-        }
+        /* a coordinate variable for a dimension that has a dimension-only
+         * scale, which has its name: that scale goes first */
+        if (coord && cs->dimds[m->vars[i].dimids[0]] >= 0)
+            status = drop_dim_only(cs, m, m->vars[i].dimids[0]);
+        if (status == NCS_NOERR)
+            status = create_var(cs, m, i);
+        if (status == NCS_NOERR && coord)
+            status = make_scale(cs, m, i);
     }
     /* attachments and coordinates of the new variables */
     for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
         const ncs_var *v = &m->vars[i];
         cvar *cv = cs->vars[i];
-        int is_coord = v->ndims == 1 && coord_var(m, v->dimids[0]) == i;
+        int coord = is_coord(m, i);
         if (cv->attached)
             continue;
-        for (int ax = 0; ax < v->ndims && status == NCS_NOERR; ax++) {
-            if (is_coord)
-                break;
+        /* a scale has no scales attached: HDF5 refuses, and netCDF-C
+         * finds a coordinate variable's axes from _Netcdf4Coordinates */
+        for (int ax = 0; ax < v->ndims && status == NCS_NOERR && !coord; ax++) {
             if (H5DSattach_scale(cv->dset, scale_of(cs, m, v->dimids[ax]), (unsigned)ax) < 0)
                 status = NCS_ERR(NCS_EHDFERR);
         }
-        if (status == NCS_NOERR && (v->ndims > 1 || is_coord))
+        /* on every variable with dimensions, as netCDF-C 4.9 writes it */
+        if (status == NCS_NOERR && v->ndims > 0)
             status = write_int_att(cv->dset, "_Netcdf4Coordinates", v->ndims, v->dimids);
         cv->attached = 1;
     }
