@@ -1,0 +1,854 @@
+/*
+ * nctest/writers/cmp_read.c -- reads one file through ncslab and through
+ * netCDF-C and compares everything the classic data model can say about it.
+ *
+ *   cmp_read FILE          compare the two readings
+ *   cmp_read -m FILE       first modify FILE through ncslab (see modify()),
+ *                          then check with netCDF-C that every change is
+ *                          there, then compare the two readings (also
+ *                          after a failed check, to tell whether the two
+ *                          libraries at least agree with each other)
+ *   cmp_read -x N FILE     compare, with one bit of ncslab's N-th value
+ *                          flipped: the comparison must fail
+ *
+ * Compared, in this order, stopping at the first difference (a wrong
+ * format is reported together with the difference after it): the format;
+ * the dimensions (names, lengths, which is unlimited); the variables
+ * (names, types, dimension ids, number of attributes, in id order); every
+ * attribute (name by number, type, length, every byte of its value); for
+ * netCDF-4 files the storage, chunk sizes and filters; every variable's
+ * values read whole in its own type and converted to double; and a few
+ * deterministic strided and mapped reads of each variable, one of them
+ * with a transposing map.  Status codes are compared as well as values:
+ * a read netCDF-C refuses (text to double) must be refused the same way.
+ *
+ * A file netCDF-C refuses must be refused by ncslab with the same status.
+ * Prints one line, "ok" or the first difference, and exits 0 when the
+ * readings agree, 1 when they differ, 2 on a usage error, 77 when asked
+ * to modify a file that netCDF-C cannot read.
+ */
+#include <ncslab.h>
+#include <netcdf.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Variables larger than this are compared by their metadata only. */
+#define MAX_ELEMS ((size_t)1 << 24)
+/* The byte buffers are filled with first, so that a reader writing where
+ * it should not, or not writing where it should, shows as a difference. */
+#define POISON 0xA5
+
+static char diff_msg[1024];
+/* -x N: flip a bit of ncslab's N-th attribute value or read, so that the
+ * driver can check that a difference is seen (0: never). */
+static long perturb_at, compared;
+
+static void perturb(void *buf)
+{
+    if (++compared == perturb_at)
+        *(unsigned char *)buf ^= 1;
+}
+
+static int differ(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(diff_msg, sizeof diff_msg, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+static const char *cname(int status)
+{
+    return status > 0 ? strerror(status) : nc_strerror(status);
+}
+
+/* A status pair that must agree; reports both when it does not. */
+#define SAME_STATUS(what, a, b)                                          \
+    do {                                                                 \
+        if ((a) != (b))                                                  \
+            return differ("%s: netCDF-C %d (%s), ncslab %d (%s)", what,  \
+                          (a), cname(a), (b), ncs_strerror(b));          \
+    } while (0)
+
+static size_t type_size(nc_type t)
+{
+    size_t sz = 0;
+
+    return nc_inq_type(NC_NOWRITE, t, NULL, &sz) == NC_NOERR ? sz : 0;
+}
+
+/* Index of the first differing element of two arrays of n elements. */
+static size_t first_mismatch(const void *a, const void *b, size_t n,
+                             size_t esize)
+{
+    const unsigned char *p = a, *q = b;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (memcmp(p + i * esize, q + i * esize, esize) != 0)
+            return i;
+    return n;
+}
+
+static void hex(char *out, size_t outsz, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    size_t i, k = 0;
+
+    out[0] = '\0';
+    for (i = 0; i < n && k + 3 < outsz; i++)
+        k += (size_t)snprintf(out + k, outsz - k, "%02x", b[i]);
+}
+
+static int cmp_format(int nc, int ns)
+{
+    int fa = -1, fb = -1, sa, sb;
+
+    sa = nc_inq_format(nc, &fa);
+    sb = ncs_inq_format(ns, &fb);
+    SAME_STATUS("inq_format", sa, sb);
+    if (fa != fb)
+        return differ("format: netCDF-C %d, ncslab %d", fa, fb);
+    return 0;
+}
+
+static int cmp_dims(int nc, int ns)
+{
+    int na, nb, ua, ub, d;
+
+    SAME_STATUS("inq_ndims", nc_inq_ndims(nc, &na), ncs_inq_ndims(ns, &nb));
+    if (na != nb)
+        return differ("number of dimensions: netCDF-C %d, ncslab %d", na, nb);
+    SAME_STATUS("inq_unlimdim", nc_inq_unlimdim(nc, &ua),
+                ncs_inq_unlimdim(ns, &ub));
+    if (ua != ub)
+        return differ("unlimited dimension: netCDF-C %d, ncslab %d", ua, ub);
+    for (d = 0; d < na; d++) {
+        char an[NC_MAX_NAME + 1] = "", bn[NCS_MAX_NAME + 1] = "";
+        size_t la = 0, lb = 0;
+
+        SAME_STATUS("inq_dim", nc_inq_dim(nc, d, an, &la),
+                    ncs_inq_dim(ns, d, bn, &lb));
+        if (strcmp(an, bn) != 0)
+            return differ("dimension %d: netCDF-C \"%s\", ncslab \"%s\"", d,
+                          an, bn);
+        if (la != lb)
+            return differ("dimension %s: length netCDF-C %zu, ncslab %zu", an,
+                          la, lb);
+    }
+    return 0;
+}
+
+static int cmp_att(int nc, int ns, int varid, const char *vname, int i)
+{
+    char an[NC_MAX_NAME + 1] = "", bn[NCS_MAX_NAME + 1] = "";
+    nc_type ta = 0;
+    int tb = 0, rc = 0, sa, sb;
+    size_t la = 0, lb = 0, esize, at;
+    unsigned char *va = NULL, *vb = NULL;
+
+    SAME_STATUS("inq_attname", nc_inq_attname(nc, varid, i, an),
+                ncs_inq_attname(ns, varid, i, bn));
+    if (strcmp(an, bn) != 0)
+        return differ("%s attribute %d: netCDF-C \"%s\", ncslab \"%s\"",
+                      vname, i, an, bn);
+    SAME_STATUS("inq_att", nc_inq_att(nc, varid, an, &ta, &la),
+                ncs_inq_att(ns, varid, bn, &tb, &lb));
+    if ((int)ta != tb || la != lb)
+        return differ("%s:%s: type/length netCDF-C %d/%zu, ncslab %d/%zu",
+                      vname, an, (int)ta, la, tb, lb);
+    esize = type_size(ta);
+    if (esize == 0)
+        return differ("%s:%s: netCDF-C type %d has no size", vname, an, ta);
+    va = malloc(la * esize + 1);
+    vb = malloc(la * esize + 1);
+    if (va == NULL || vb == NULL) {
+        rc = differ("out of memory");
+        goto cleanup;
+    }
+    memset(va, POISON, la * esize + 1);
+    memset(vb, POISON, la * esize + 1);
+    sa = nc_get_att(nc, varid, an, va);
+    sb = ncs_get_att(ns, varid, bn, NCS_NAT, vb);
+    perturb(vb);
+    if (sa != sb) {
+        rc = differ("%s:%s: get_att netCDF-C %d (%s), ncslab %d (%s)", vname,
+                    an, sa, cname(sa), sb, ncs_strerror(sb));
+        goto cleanup;
+    }
+    at = first_mismatch(va, vb, la * esize + 1, 1);
+    if (at != la * esize + 1) {
+        char ha[40], hb[40];
+        size_t show = la * esize + 1 - at < 8 ? la * esize + 1 - at : 8;
+
+        hex(ha, sizeof ha, va + at, show);
+        hex(hb, sizeof hb, vb + at, show);
+        rc = differ("%s:%s: value byte %zu: netCDF-C %s, ncslab %s", vname,
+                    an, at, ha, hb);
+    }
+cleanup:
+    free(va);
+    free(vb);
+    return rc;
+}
+
+static int cmp_atts(int nc, int ns, int varid, const char *vname)
+{
+    int na, nb, i;
+
+    SAME_STATUS("inq_varnatts", nc_inq_varnatts(nc, varid, &na),
+                ncs_inq_varnatts(ns, varid, &nb));
+    if (na != nb)
+        return differ("%s: number of attributes netCDF-C %d, ncslab %d",
+                      vname, na, nb);
+    for (i = 0; i < na; i++)
+        if (cmp_att(nc, ns, varid, vname, i))
+            return 1;
+    return 0;
+}
+
+/* Storage and filters, for netCDF-4 files; status codes for classic ones. */
+static int cmp_storage(int nc, int ns, int v, const char *vname, int ndims)
+{
+    int sa = -1, sb = -1, ra, rb;
+    size_t ca[NC_MAX_VAR_DIMS], cb[NC_MAX_VAR_DIMS];
+    int sha = 0, shb = 0, dfa = 0, dfb = 0, lva = 0, lvb = 0;
+    int fla = 0, flb = 0, d;
+
+    ra = nc_inq_var_chunking(nc, v, &sa, ca);
+    rb = ncs_inq_var_chunking(ns, v, &sb, cb);
+    SAME_STATUS("inq_var_chunking", ra, rb);
+    if (ra != NC_NOERR)
+        return 0;
+    if (sa != sb)
+        return differ("%s: storage netCDF-C %d, ncslab %d", vname, sa, sb);
+    if (sa == NC_CHUNKED)
+        for (d = 0; d < ndims; d++)
+            if (ca[d] != cb[d])
+                return differ("%s: chunk size %d netCDF-C %zu, ncslab %zu",
+                              vname, d, ca[d], cb[d]);
+    SAME_STATUS("inq_var_deflate", nc_inq_var_deflate(nc, v, &sha, &dfa, &lva),
+                ncs_inq_var_deflate(ns, v, &shb, &dfb, &lvb));
+    if (sha != shb || dfa != dfb || (dfa && lva != lvb))
+        return differ("%s: shuffle/deflate/level netCDF-C %d/%d/%d, "
+                      "ncslab %d/%d/%d", vname, sha, dfa, lva, shb, dfb, lvb);
+    SAME_STATUS("inq_var_fletcher32", nc_inq_var_fletcher32(nc, v, &fla),
+                ncs_inq_var_fletcher32(ns, v, &flb));
+    if (fla != flb)
+        return differ("%s: fletcher32 netCDF-C %d, ncslab %d", vname, fla, flb);
+    return 0;
+}
+
+/* One read request through both libraries, in the variable's own type
+ * (memtype 0) or as double, compared status and bytes. */
+struct request {
+    const char *what;
+    size_t start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS];
+    ptrdiff_t stride[NC_MAX_VAR_DIMS], imap[NC_MAX_VAR_DIMS];
+    int use_stride, use_imap;
+};
+
+static int cmp_request(int nc, int ns, int v, const char *vname, int ndims,
+                       nc_type xtype, const struct request *r, int as_double)
+{
+    size_t esize = as_double ? sizeof(double) : type_size(xtype);
+    size_t n = 1, span = 1, at;
+    unsigned char *ba = NULL, *bb = NULL;
+    int d, sa, sb, rc = 0;
+    const ptrdiff_t *st = r->use_stride ? r->stride : NULL;
+    const ptrdiff_t *im = r->use_imap ? r->imap : NULL;
+
+    for (d = 0; d < ndims; d++) {
+        n *= r->count[d];
+        if (r->use_imap && r->count[d] > 0)
+            span += (r->count[d] - 1) * (size_t)r->imap[d];
+    }
+    if (!r->use_imap)
+        span = n;
+    if (n == 0)
+        span = 1;
+    if (n > MAX_ELEMS || span > MAX_ELEMS)
+        return 0;
+    ba = malloc(span * esize);
+    bb = malloc(span * esize);
+    if (ba == NULL || bb == NULL) {
+        rc = differ("out of memory");
+        goto cleanup;
+    }
+    memset(ba, POISON, span * esize);
+    memset(bb, POISON, span * esize);
+    if (as_double) {
+        sa = im ? nc_get_varm_double(nc, v, r->start, r->count, st, im,
+                                     (double *)ba)
+                : nc_get_vars_double(nc, v, r->start, r->count, st,
+                                     (double *)ba);
+        sb = ncs_get(ns, v, r->start, r->count, st, im, NCS_DOUBLE, bb);
+    } else {
+        sa = im ? nc_get_varm(nc, v, r->start, r->count, st, im, ba)
+                : nc_get_vars(nc, v, r->start, r->count, st, ba);
+        sb = ncs_get(ns, v, r->start, r->count, st, im, NCS_NAT, bb);
+    }
+    perturb(bb);
+    if (sa != sb) {
+        rc = differ("%s: %s read%s: netCDF-C %d (%s), ncslab %d (%s)", vname,
+                    r->what, as_double ? " as double" : "", sa, cname(sa), sb,
+                    ncs_strerror(sb));
+        goto cleanup;
+    }
+    at = first_mismatch(ba, bb, span, esize);
+    if (at != span) {
+        char ha[40], hb[40];
+
+        hex(ha, sizeof ha, ba + at * esize, esize);
+        hex(hb, sizeof hb, bb + at * esize, esize);
+        rc = differ("%s: %s read%s: element %zu of %zu: netCDF-C %s, "
+                    "ncslab %s", vname, r->what,
+                    as_double ? " as double" : "", at, span, ha, hb);
+    }
+cleanup:
+    free(ba);
+    free(bb);
+    return rc;
+}
+
+static int cmp_values(int nc, int ns, int v, const char *vname, int ndims,
+                      const int *dimids, nc_type xtype)
+{
+    size_t len[NC_MAX_VAR_DIMS];
+    struct request r[5];
+    int d, i, k, nreq = 0;
+
+    for (d = 0; d < ndims; d++)
+        if (nc_inq_dimlen(nc, dimids[d], &len[d]) != NC_NOERR)
+            return differ("%s: netCDF-C cannot inquire dimension %d", vname,
+                          dimids[d]);
+    memset(r, 0, sizeof r);
+
+    r[nreq].what = "whole";
+    for (d = 0; d < ndims; d++)
+        r[nreq].count[d] = len[d];
+    nreq++;
+
+    if (ndims > 0) {
+        /* every other element from index 1, every third in the last dim */
+        r[nreq].what = "strided";
+        r[nreq].use_stride = 1;
+        for (d = 0; d < ndims; d++) {
+            size_t s = d == ndims - 1 ? 3 : 2, st = len[d] > 1 ? 1 : 0;
+
+            r[nreq].start[d] = st;
+            r[nreq].stride[d] = (ptrdiff_t)s;
+            r[nreq].count[d] = (len[d] - st + s - 1) / s;
+        }
+        nreq++;
+
+        r[nreq].what = "inner block";
+        for (d = 0; d < ndims; d++) {
+            r[nreq].start[d] = len[d] / 3;
+            r[nreq].count[d] = len[d] - len[d] / 3 - len[d] / 4;
+        }
+        nreq++;
+
+        /* Fortran order: dimension 0 varies fastest in memory; for rank 1
+         * every other memory element, the gaps left alone */
+        r[nreq].what = "transposing map";
+        r[nreq].use_imap = 1;
+        for (d = 0; d < ndims; d++)
+            r[nreq].count[d] = len[d];
+        for (d = 0; d < ndims; d++) {
+            ptrdiff_t m = ndims == 1 ? 2 : 1;
+
+            for (k = 0; k < d; k++)
+                m *= (ptrdiff_t)(r[nreq].count[k] ? r[nreq].count[k] : 1);
+            r[nreq].imap[d] = m;
+        }
+        nreq++;
+
+        /* strided and mapped: the strided request above, transposed */
+        r[nreq] = r[1];
+        r[nreq].what = "strided transposing map";
+        r[nreq].use_imap = 1;
+        for (d = 0; d < ndims; d++) {
+            ptrdiff_t m = 1;
+
+            for (k = 0; k < d; k++)
+                m *= (ptrdiff_t)(r[nreq].count[k] ? r[nreq].count[k] : 1);
+            r[nreq].imap[d] = m;
+        }
+        nreq++;
+    }
+    for (i = 0; i < nreq; i++)
+        for (k = 0; k < 2; k++)
+            if (cmp_request(nc, ns, v, vname, ndims, xtype, &r[i], k))
+                return 1;
+    return 0;
+}
+
+static int cmp_vars(int nc, int ns)
+{
+    int na, nb, v, d, fmt = 0;
+
+    SAME_STATUS("inq_nvars", nc_inq_nvars(nc, &na), ncs_inq_nvars(ns, &nb));
+    if (na != nb)
+        return differ("number of variables: netCDF-C %d, ncslab %d", na, nb);
+    nc_inq_format(nc, &fmt);
+    for (v = 0; v < na; v++) {
+        char an[NC_MAX_NAME + 1] = "", bn[NCS_MAX_NAME + 1] = "";
+        nc_type ta = 0;
+        int tb = 0, nda = 0, ndb = 0, ata = 0, atb = 0;
+        int da[NC_MAX_VAR_DIMS], db[NC_MAX_VAR_DIMS];
+
+        SAME_STATUS("inq_var", nc_inq_var(nc, v, an, &ta, &nda, da, &ata),
+                    ncs_inq_var(ns, v, bn, &tb, &ndb, db, &atb));
+        if (strcmp(an, bn) != 0)
+            return differ("variable %d: netCDF-C \"%s\", ncslab \"%s\"", v,
+                          an, bn);
+        if ((int)ta != tb)
+            return differ("%s: type netCDF-C %d, ncslab %d", an, ta, tb);
+        if (nda != ndb)
+            return differ("%s: rank netCDF-C %d, ncslab %d", an, nda, ndb);
+        for (d = 0; d < nda; d++)
+            if (da[d] != db[d])
+                return differ("%s: dimension %d netCDF-C %d, ncslab %d", an,
+                              d, da[d], db[d]);
+        if (ata != atb)
+            return differ("%s: number of attributes netCDF-C %d, ncslab %d",
+                          an, ata, atb);
+    }
+    for (v = 0; v < na; v++) {
+        char an[NC_MAX_NAME + 1] = "";
+        nc_type t = 0;
+        int nd = 0, dims[NC_MAX_VAR_DIMS];
+
+        nc_inq_var(nc, v, an, &t, &nd, dims, NULL);
+        if (cmp_atts(nc, ns, v, an))
+            return 1;
+        if ((fmt == NC_FORMAT_NETCDF4 || fmt == NC_FORMAT_NETCDF4_CLASSIC) &&
+            cmp_storage(nc, ns, v, an, nd))
+            return 1;
+        if (cmp_values(nc, ns, v, an, nd, dims, t))
+            return 1;
+    }
+    return 0;
+}
+
+static int enhanced_type(nc_type t)
+{
+    return t > NC_UINT64;
+}
+
+/* When ncslab refuses a file netCDF-C reads, names the first thing in it
+ * outside the classic data model (groups, strings, user-defined types),
+ * which ncslab is right to refuse: the difference is then its status. */
+static void explain_enhanced(const char *path)
+{
+    char what[2 * NC_MAX_NAME + 64] = "";
+    int nc, n = 0, nvars = 0, v, a, natts;
+    nc_type t;
+
+    if (nc_open(path, NC_NOWRITE, &nc) != NC_NOERR)
+        return;
+    if (nc_inq_grps(nc, &n, NULL) == NC_NOERR && n > 0)
+        snprintf(what, sizeof what, "%d groups", n);
+    else if (nc_inq_typeids(nc, &n, NULL) == NC_NOERR && n > 0)
+        snprintf(what, sizeof what, "%d user-defined types", n);
+    nc_inq_nvars(nc, &nvars);
+    for (v = -1; v < nvars && what[0] == '\0'; v++) {
+        char vn[NC_MAX_NAME + 1] = "global", an[NC_MAX_NAME + 1];
+
+        if (v >= 0 && nc_inq_var(nc, v, vn, &t, NULL, NULL, NULL) ==
+                          NC_NOERR && enhanced_type(t)) {
+            snprintf(what, sizeof what, "variable %s of type %d", vn, t);
+            break;
+        }
+        natts = 0;
+        nc_inq_varnatts(nc, v, &natts);
+        for (a = 0; a < natts; a++)
+            if (nc_inq_attname(nc, v, a, an) == NC_NOERR &&
+                nc_inq_atttype(nc, v, an, &t) == NC_NOERR &&
+                enhanced_type(t)) {
+                snprintf(what, sizeof what, "attribute %s:%s of type %d", vn,
+                         an, t);
+                break;
+            }
+    }
+    nc_close(nc);
+    if (what[0] != '\0') {
+        size_t k = strlen(diff_msg);
+
+        snprintf(diff_msg + k, sizeof diff_msg - k,
+                 " (outside the classic model: %s)", what);
+    }
+}
+
+/* Opens path with both libraries and compares; 0 same (or refused by
+ * both alike), 1 different. */
+static int compare(const char *path)
+{
+    int nc = -1, ns = -1, sa, sb, rc;
+
+    sa = nc_open(path, NC_NOWRITE, &nc);
+    sb = ncs_open(path, NCS_NOWRITE, &ns);
+    if (sa != NC_NOERR || sb != NCS_NOERR) {
+        if (sa == NC_NOERR)
+            nc_close(nc);
+        if (sb == NCS_NOERR)
+            ncs_close(ns);
+        if (sa == sb) {
+            snprintf(diff_msg, sizeof diff_msg, "ok: both refuse it: %s",
+                     cname(sa));
+            return 0;
+        }
+        differ("open: netCDF-C %d (%s), ncslab %d (%s)", sa, cname(sa), sb,
+               ncs_strerror(sb));
+        if (sa == NC_NOERR)
+            explain_enhanced(path);
+        return 1;
+    }
+    /* A wrong format alone would hide every other difference of the
+     * netCDF-4 files that are not marked classic model: go on, and name
+     * the next difference too. */
+    rc = cmp_format(nc, ns);
+    if (rc) {
+        char fmt_msg[sizeof diff_msg];
+
+        strcpy(fmt_msg, diff_msg);
+        if (cmp_dims(nc, ns) || cmp_atts(nc, ns, NC_GLOBAL, "global") ||
+            cmp_vars(nc, ns)) {
+            char next[sizeof diff_msg];
+
+            strcpy(next, diff_msg);
+            snprintf(diff_msg, sizeof diff_msg, "%.300s; then %.700s",
+                     fmt_msg, next);
+        } else {
+            strcpy(diff_msg, fmt_msg);
+        }
+    } else {
+        rc = cmp_dims(nc, ns) || cmp_atts(nc, ns, NC_GLOBAL, "global") ||
+             cmp_vars(nc, ns);
+    }
+    nc_close(nc);
+    sb = ncs_close(ns);
+    if (rc == 0 && sb != NCS_NOERR)
+        return differ("ncs_close: %d (%s)", sb, ncs_strerror(sb));
+    return rc;
+}
+
+/* ---- modification through ncslab ---------------------------------------
+ * In define mode: a global text attribute, a double attribute on variable
+ * 0, a new dimension and an int variable over it (with an attribute), and
+ * for a file with records a new record variable; a variable that is not a
+ * coordinate variable is renamed, and its first attribute too.  In data
+ * mode: the new variable's values, and one record appended to every record
+ * variable, and another variable renamed (shorter).  What was done is
+ * remembered in struct change and checked with netCDF-C afterwards. */
+#define ADDED_DIM "ncslab_extra"
+#define ADDED_VAR "ncslab_var"
+#define ADDED_REC "ncslab_rec"
+#define ADDED_ATT "ncslab_added"
+#define ADDED_TEXT "written by ncslab"
+
+struct change {
+    int nvars;                 /* variables before the change */
+    int recdim;                /* -1: none */
+    size_t nrecs;              /* records before the change */
+    char renamed[NC_MAX_NAME + 1], newname[NC_MAX_NAME + 1];
+    char att_renamed[NC_MAX_NAME + 1], att_newname[NC_MAX_NAME + 1];
+    int data_varid;            /* renamed in data mode; -1: none */
+    char data_newname[NC_MAX_NAME + 1];
+};
+
+#define NS_TRY(what, call)                                               \
+    do {                                                                 \
+        int s_ = (call);                                                 \
+        if (s_ != NCS_NOERR) {                                           \
+            differ("modify: %s: %d (%s)", what, s_, ncs_strerror(s_));   \
+            goto fail;                                                   \
+        }                                                                \
+    } while (0)
+
+/* Is there a dimension of this name?  Variables named like a dimension
+ * (coordinate variables and the like) are not renamed: renaming them says
+ * something about the dimension in netCDF-4 that this test is not about. */
+static int dim_named(int ns, const char *name)
+{
+    int id;
+
+    return ncs_inq_dimid(ns, name, &id) == NCS_NOERR;
+}
+
+/* Writes one record of every record variable at index ch->nrecs, each
+ * element holding its position so that a misplaced one shows. */
+static int append_record(int ns, const struct change *ch, int nvars)
+{
+    int v, d;
+
+    for (v = 0; v < nvars; v++) {
+        int xtype, ndims, dimids[NCS_MAX_VAR_DIMS];
+        size_t start[NCS_MAX_VAR_DIMS], count[NCS_MAX_VAR_DIMS], n = 1, i;
+        double *buf;
+        int s;
+
+        if (ncs_inq_var(ns, v, NULL, &xtype, &ndims, dimids, NULL) != 0 ||
+            ndims == 0 || dimids[0] != ch->recdim)
+            continue;
+        start[0] = ch->nrecs;
+        count[0] = 1;
+        for (d = 1; d < ndims; d++) {
+            start[d] = 0;
+            if (ncs_inq_dimlen(ns, dimids[d], &count[d]) != 0)
+                return differ("modify: inq_dimlen failed");
+            n *= count[d];
+        }
+        if (n > MAX_ELEMS)
+            continue;
+        buf = malloc((n ? n : 1) * sizeof *buf);
+        if (buf == NULL)
+            return differ("out of memory");
+        if (xtype == NCS_CHAR) {
+            for (i = 0; i < n; i++)
+                ((char *)buf)[i] = (char)('a' + i % 26);
+            s = ncs_put(ns, v, start, count, NULL, NULL, NCS_CHAR, buf);
+        } else {
+            for (i = 0; i < n; i++)
+                buf[i] = (double)(i % 100);
+            s = ncs_put(ns, v, start, count, NULL, NULL, NCS_DOUBLE, buf);
+        }
+        free(buf);
+        if (s != NCS_NOERR)
+            return differ("modify: appending a record to variable %d: %d (%s)",
+                          v, s, ncs_strerror(s));
+    }
+    return 0;
+}
+
+static int modify(const char *path, struct change *ch)
+{
+    int ns = -1, v, dimid, newvar, recvar = -1, natts = 0;
+    const double dval[2] = {1.5, -2.25};
+    const int ivals[3] = {10, 20, 30};
+
+    memset(ch, 0, sizeof *ch);
+    ch->recdim = -1;
+    ch->data_varid = -1;
+    NS_TRY("open", ncs_open(path, NCS_WRITE, &ns));
+    NS_TRY("inq", ncs_inq(ns, NULL, &ch->nvars, NULL, &ch->recdim));
+    if (ch->recdim >= 0)
+        NS_TRY("inq_dimlen", ncs_inq_dimlen(ns, ch->recdim, &ch->nrecs));
+    NS_TRY("redef", ncs_redef(ns));
+    NS_TRY("put_att global", ncs_put_att(ns, NCS_GLOBAL, ADDED_ATT, NCS_CHAR,
+                                         strlen(ADDED_TEXT), NCS_CHAR,
+                                         ADDED_TEXT));
+    if (ch->nvars > 0)
+        NS_TRY("put_att var 0", ncs_put_att(ns, 0, ADDED_ATT, NCS_DOUBLE, 2,
+                                            NCS_DOUBLE, dval));
+    NS_TRY("def_dim", ncs_def_dim(ns, ADDED_DIM, 3, &dimid));
+    NS_TRY("def_var", ncs_def_var(ns, ADDED_VAR, NCS_INT, 1, &dimid, &newvar));
+    NS_TRY("put_att new var", ncs_put_att(ns, newvar, "long_name", NCS_CHAR,
+                                          9, NCS_CHAR, "new thing"));
+    if (ch->recdim >= 0)
+        NS_TRY("def_var record", ncs_def_var(ns, ADDED_REC, NCS_DOUBLE, 1,
+                                             &ch->recdim, &recvar));
+    for (v = ch->nvars - 1; v >= 0; v--) {
+        char name[NCS_MAX_NAME + 1];
+
+        NS_TRY("inq_varname", ncs_inq_varname(ns, v, name));
+        if (dim_named(ns, name) || strlen(name) > 200)
+            continue;
+        snprintf(ch->newname, sizeof ch->newname, "%.200s_r", name);
+        if (dim_named(ns, ch->newname))
+            continue;
+        strcpy(ch->renamed, name);
+        NS_TRY("rename_var", ncs_rename_var(ns, v, ch->newname));
+        NS_TRY("inq_varnatts", ncs_inq_varnatts(ns, v, &natts));
+        if (natts > 0) {
+            NS_TRY("inq_attname", ncs_inq_attname(ns, v, 0, ch->att_renamed));
+            snprintf(ch->att_newname, sizeof ch->att_newname, "%.200s_r",
+                     ch->att_renamed);
+            NS_TRY("rename_att", ncs_rename_att(ns, v, ch->att_renamed,
+                                                ch->att_newname));
+        }
+        break;
+    }
+    NS_TRY("enddef", ncs_enddef(ns));
+    NS_TRY("put new var", ncs_put(ns, newvar, NULL, NULL, NULL, NULL, NCS_INT,
+                                  ivals));
+    if (ch->recdim >= 0) {
+        if (append_record(ns, ch, ch->nvars))
+            goto fail;
+        if (recvar >= 0) {
+            size_t i, n = ch->nrecs + 1;
+            double *r = malloc(n * sizeof *r);
+
+            if (r == NULL) {
+                differ("out of memory");
+                goto fail;
+            }
+            for (i = 0; i < n; i++)
+                r[i] = 0.5 * (double)i;
+            v = ncs_put(ns, recvar, NULL, &n, NULL, NULL, NCS_DOUBLE, r);
+            free(r);
+            NS_TRY("put record var", v);
+        }
+    }
+    /* In data mode a name may only get shorter: the first variable
+     * (from id 0) whose name less its last letter is free. */
+    for (v = 0; v < ch->nvars; v++) {
+        char name[NCS_MAX_NAME + 1];
+        int other;
+
+        NS_TRY("inq_varname", ncs_inq_varname(ns, v, name));
+        if (strlen(name) < 2 || dim_named(ns, name) ||
+            strcmp(name, ch->newname) == 0)
+            continue;
+        name[strlen(name) - 1] = '\0';
+        if (dim_named(ns, name) || ncs_inq_varid(ns, name, &other) == 0)
+            continue;
+        NS_TRY("rename_var in data mode", ncs_rename_var(ns, v, name));
+        ch->data_varid = v;
+        strcpy(ch->data_newname, name);
+        break;
+    }
+    NS_TRY("close", ncs_close(ns));
+    return 0;
+fail:
+    if (ns >= 0)
+        ncs_close(ns);
+    return 1;
+}
+
+#define NC_CHECK(what, call)                                             \
+    do {                                                                 \
+        int s_ = (call);                                                 \
+        if (s_ != NC_NOERR) {                                            \
+            rc = differ("after modify, netCDF-C: %s: %s", what, cname(s_)); \
+            goto done;                                                   \
+        }                                                                \
+    } while (0)
+
+/* What netCDF-C reads after the change must be the change. */
+static int check_change(const char *path, const struct change *ch)
+{
+    int nc = -1, rc = 0, varid, dimid, vals[3];
+    char text[64] = "";
+    size_t len = 0, nrecs = 0;
+    double dv[2] = {0, 0};
+
+    NC_CHECK("open", nc_open(path, NC_NOWRITE, &nc));
+    /* first, as the other checks find variables by id */
+    if (ch->data_varid >= 0) {
+        char name[NC_MAX_NAME + 1] = "";
+
+        NC_CHECK("variable renamed in data mode",
+                 nc_inq_varname(nc, ch->data_varid, name));
+        if (strcmp(name, ch->data_newname) != 0) {
+            rc = differ("after modify, netCDF-C names variable %d \"%s\", "
+                        "not \"%s\" (renamed in data mode)", ch->data_varid,
+                        name, ch->data_newname);
+            goto done;
+        }
+    }
+    NC_CHECK("global attribute", nc_inq_attlen(nc, NC_GLOBAL, ADDED_ATT, &len));
+    if (len != strlen(ADDED_TEXT) ||
+        nc_get_att_text(nc, NC_GLOBAL, ADDED_ATT, text) != NC_NOERR ||
+        memcmp(text, ADDED_TEXT, len) != 0) {
+        rc = differ("after modify, netCDF-C reads the global attribute wrong");
+        goto done;
+    }
+    if (ch->nvars > 0) {
+        NC_CHECK("attribute of var 0",
+                 nc_get_att_double(nc, 0, ADDED_ATT, dv));
+        if (dv[0] != 1.5 || dv[1] != -2.25) {
+            rc = differ("after modify, netCDF-C reads var 0's attribute wrong");
+            goto done;
+        }
+    }
+    NC_CHECK("new dimension", nc_inq_dimid(nc, ADDED_DIM, &dimid));
+    NC_CHECK("new dimension length", nc_inq_dimlen(nc, dimid, &len));
+    NC_CHECK("new variable", nc_inq_varid(nc, ADDED_VAR, &varid));
+    NC_CHECK("new variable's values", nc_get_var_int(nc, varid, vals));
+    if (len != 3 || vals[0] != 10 || vals[1] != 20 || vals[2] != 30) {
+        rc = differ("after modify, netCDF-C reads the new variable wrong");
+        goto done;
+    }
+    if (ch->renamed[0] != '\0') {
+        NC_CHECK("renamed variable", nc_inq_varid(nc, ch->newname, &varid));
+        if (nc_inq_varid(nc, ch->renamed, &varid) == NC_NOERR) {
+            rc = differ("after modify, netCDF-C still has variable %s",
+                        ch->renamed);
+            goto done;
+        }
+        if (ch->att_renamed[0] != '\0')
+            NC_CHECK("renamed attribute",
+                     nc_inq_attlen(nc, varid, ch->att_newname, &len));
+    }
+    if (ch->recdim >= 0) {
+        NC_CHECK("record count", nc_inq_dimlen(nc, ch->recdim, &nrecs));
+        if (nrecs != ch->nrecs + 1) {
+            rc = differ("after modify, netCDF-C reads %zu records, not %zu",
+                        nrecs, ch->nrecs + 1);
+            goto done;
+        }
+    }
+done:
+    if (nc >= 0)
+        nc_close(nc);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct change ch;
+    const char *path;
+    int rc, mod = 0, opt;
+
+    while ((opt = getopt(argc, argv, "mx:")) != -1) {
+        if (opt == 'm')
+            mod = 1;
+        else if (opt == 'x')
+            perturb_at = strtol(optarg, NULL, 10);
+        else
+            break;
+    }
+    if (opt != -1 || optind != argc - 1) {
+        fprintf(stderr, "usage: cmp_read [-m] [-x N] FILE\n");
+        return 2;
+    }
+    path = argv[optind];
+    if (mod) {
+        /* the reference must be able to read the original */
+        int nc;
+
+        if (nc_open(path, NC_NOWRITE, &nc) != NC_NOERR) {
+            printf("skipped: netCDF-C cannot open the original\n");
+            return 77;
+        }
+        nc_close(nc);
+        rc = modify(path, &ch);
+        if (rc == 0 && check_change(path, &ch)) {
+            /* and whether the two libraries at least agree with each
+             * other about the file as it now is */
+            char first[sizeof diff_msg];
+
+            strcpy(first, diff_msg);
+            diff_msg[0] = '\0';
+            if (compare(path))
+                snprintf(first + strlen(first), sizeof first - strlen(first),
+                         "; then %.500s", diff_msg);
+            strcpy(diff_msg, first);
+            rc = 1;
+        } else if (rc == 0) {
+            rc = compare(path);
+        }
+    } else {
+        rc = compare(path);
+    }
+    printf("%s\n", rc != 0 || diff_msg[0] != '\0' ? diff_msg : "ok");
+    return rc;
+}
