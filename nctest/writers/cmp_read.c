@@ -3,11 +3,12 @@
  * netCDF-C and compares everything the classic data model can say about it.
  *
  *   cmp_read FILE          compare the two readings
- *   cmp_read -m FILE       first modify FILE through ncslab (see modify()),
- *                          then check with netCDF-C that every change is
- *                          there, then compare the two readings (also
- *                          after a failed check, to tell whether the two
- *                          libraries at least agree with each other)
+ *   cmp_read -m FILE COPY  modify FILE through ncslab and COPY (a copy of
+ *                          it) through netCDF-C, call by call, with equal
+ *                          statuses (see modify()); then check with
+ *                          netCDF-C that every change is in FILE, compare
+ *                          the two readings of FILE, and compare ncslab's
+ *                          reading of FILE with netCDF-C's of COPY
  *   cmp_read -x N FILE     compare, with one bit of ncslab's N-th value
  *                          flipped: the comparison must fail
  *
@@ -43,6 +44,25 @@
 #define POISON 0xA5
 
 static char diff_msg[1024];
+/* Variables ncslab renamed in its copy of a netCDF-4 file and netCDF-C
+ * did not rename in its own (see modify()): netCDF-C's name old[i] stands
+ * for ncslab's new[i] when the copies are compared. */
+static struct {
+    char old[NC_MAX_NAME + 1], new[NC_MAX_NAME + 1];
+} alias[2];
+static int naliases;
+
+static int same_var_name(const char *a, const char *b)
+{
+    int i;
+
+    if (strcmp(a, b) == 0)
+        return 1;
+    for (i = 0; i < naliases; i++)
+        if (strcmp(a, alias[i].old) == 0 && strcmp(b, alias[i].new) == 0)
+            return 1;
+    return 0;
+}
 /* -x N: flip a bit of ncslab's N-th attribute value or read, so that the
  * driver can check that a difference is seen (0: never). */
 static long perturb_at, compared;
@@ -406,7 +426,7 @@ static int cmp_vars(int nc, int ns)
 
         SAME_STATUS("inq_var", nc_inq_var(nc, v, an, &ta, &nda, da, &ata),
                     ncs_inq_var(ns, v, bn, &tb, &ndb, db, &atb));
-        if (strcmp(an, bn) != 0)
+        if (!same_var_name(an, bn))
             return differ("variable %d: netCDF-C \"%s\", ncslab \"%s\"", v,
                           an, bn);
         if ((int)ta != tb)
@@ -420,19 +440,12 @@ static int cmp_vars(int nc, int ns)
         if (ata != atb)
             return differ("%s: number of attributes netCDF-C %d, ncslab %d",
                           an, ata, atb);
-    }
-    for (v = 0; v < na; v++) {
-        char an[NC_MAX_NAME + 1] = "";
-        nc_type t = 0;
-        int nd = 0, dims[NC_MAX_VAR_DIMS];
-
-        nc_inq_var(nc, v, an, &t, &nd, dims, NULL);
         if (cmp_atts(nc, ns, v, an))
             return 1;
         if ((fmt == NC_FORMAT_NETCDF4 || fmt == NC_FORMAT_NETCDF4_CLASSIC) &&
-            cmp_storage(nc, ns, v, an, nd))
+            cmp_storage(nc, ns, v, an, nda))
             return 1;
-        if (cmp_values(nc, ns, v, an, nd, dims, t))
+        if (cmp_values(nc, ns, v, an, nda, da, ta))
             return 1;
     }
     return 0;
@@ -487,14 +500,15 @@ static void explain_enhanced(const char *path)
     }
 }
 
-/* Opens path with both libraries and compares; 0 same (or refused by
- * both alike), 1 different. */
-static int compare(const char *path)
+/* Opens path_nc with netCDF-C and path_ns (the same file, or a copy both
+ * libraries modified alike) with ncslab and compares; 0 same (or refused
+ * by both alike), 1 different. */
+static int compare(const char *path_nc, const char *path_ns)
 {
     int nc = -1, ns = -1, sa, sb, rc;
 
-    sa = nc_open(path, NC_NOWRITE, &nc);
-    sb = ncs_open(path, NCS_NOWRITE, &ns);
+    sa = nc_open(path_nc, NC_NOWRITE, &nc);
+    sb = ncs_open(path_ns, NCS_NOWRITE, &ns);
     if (sa != NC_NOERR || sb != NCS_NOERR) {
         if (sa == NC_NOERR)
             nc_close(nc);
@@ -508,7 +522,7 @@ static int compare(const char *path)
         differ("open: netCDF-C %d (%s), ncslab %d (%s)", sa, cname(sa), sb,
                ncs_strerror(sb));
         if (sa == NC_NOERR)
-            explain_enhanced(path);
+            explain_enhanced(path_nc);
         return 1;
     }
     /* A wrong format alone would hide every other difference of the
@@ -540,14 +554,18 @@ static int compare(const char *path)
     return rc;
 }
 
-/* ---- modification through ncslab ---------------------------------------
+/* ---- modification --------------------------------------------------------
+ * The same calls go through ncslab on one copy of the file and through
+ * netCDF-C on another, and each call must return the same status in both.
  * In define mode: a global text attribute, a double attribute on variable
  * 0, a new dimension and an int variable over it (with an attribute), and
- * for a file with records a new record variable; a variable that is not a
- * coordinate variable is renamed, and its first attribute too.  In data
- * mode: the new variable's values, and one record appended to every record
- * variable, and another variable renamed (shorter).  What was done is
- * remembered in struct change and checked with netCDF-C afterwards. */
+ * for a file with records a new record variable; the first variable that
+ * is not named like a dimension is renamed, and its first attribute too.
+ * In data mode: the new variable's values, one record appended to every
+ * record variable, and the last such variable renamed (shorter, as data
+ * mode requires).  Names and ids are chosen from netCDF-C's view of the file.
+ * What succeeded is remembered in struct change and checked with netCDF-C
+ * in ncslab's copy afterwards. */
 #define ADDED_DIM "ncslab_extra"
 #define ADDED_VAR "ncslab_var"
 #define ADDED_REC "ncslab_rec"
@@ -558,52 +576,61 @@ struct change {
     int nvars;                 /* variables before the change */
     int recdim;                /* -1: none */
     size_t nrecs;              /* records before the change */
+    int gatt, att0, newvar, appended;  /* those steps succeeded */
     char renamed[NC_MAX_NAME + 1], newname[NC_MAX_NAME + 1];
     char att_renamed[NC_MAX_NAME + 1], att_newname[NC_MAX_NAME + 1];
     int data_varid;            /* renamed in data mode; -1: none */
     char data_newname[NC_MAX_NAME + 1];
 };
 
-#define NS_TRY(what, call)                                               \
+/* One step through both libraries; their statuses must agree, and the
+ * common status is left in st.  Without a writable netCDF-C handle (ncw
+ * < 0) only ncslab's call is made. */
+#define BOTH(what, nc_call, ns_call)                                     \
     do {                                                                 \
-        int s_ = (call);                                                 \
-        if (s_ != NCS_NOERR) {                                           \
-            differ("modify: %s: %d (%s)", what, s_, ncs_strerror(s_));   \
+        int b_ = (ns_call), a_ = ncw >= 0 ? (nc_call) : b_;              \
+        if (a_ != b_) {                                                  \
+            differ("modify: %s: netCDF-C %d (%s), ncslab %d (%s)", what, \
+                   a_, cname(a_), b_, ncs_strerror(b_));                 \
             goto fail;                                                   \
         }                                                                \
+        st = a_;                                                         \
     } while (0)
 
-/* Is there a dimension of this name?  Variables named like a dimension
- * (coordinate variables and the like) are not renamed: renaming them says
- * something about the dimension in netCDF-4 that this test is not about. */
-static int dim_named(int ns, const char *name)
+/* Is there a dimension of this name (in netCDF-C's view)?  Variables named
+ * like a dimension (coordinate variables and the like) are not renamed:
+ * renaming them says something about the dimension in netCDF-4 that this
+ * test is not about. */
+static int dim_named(int nc, const char *name)
 {
     int id;
 
-    return ncs_inq_dimid(ns, name, &id) == NCS_NOERR;
+    return nc_inq_dimid(nc, name, &id) == NC_NOERR;
 }
 
 /* Writes one record of every record variable at index ch->nrecs, each
  * element holding its position so that a misplaced one shows. */
-static int append_record(int ns, const struct change *ch, int nvars)
+static int append_record(int nc, int ncw, int ns, struct change *ch)
 {
-    int v, d;
+    int v, d, st;
+    double *buf = NULL;
 
-    for (v = 0; v < nvars; v++) {
-        int xtype, ndims, dimids[NCS_MAX_VAR_DIMS];
-        size_t start[NCS_MAX_VAR_DIMS], count[NCS_MAX_VAR_DIMS], n = 1, i;
-        double *buf;
-        int s;
+    ch->appended = 1;
+    for (v = 0; v < ch->nvars; v++) {
+        int ndims, dimids[NC_MAX_VAR_DIMS];
+        size_t start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS], n = 1, i;
+        nc_type xtype;
+        char what[64];
 
-        if (ncs_inq_var(ns, v, NULL, &xtype, &ndims, dimids, NULL) != 0 ||
+        if (nc_inq_var(nc, v, NULL, &xtype, &ndims, dimids, NULL) != 0 ||
             ndims == 0 || dimids[0] != ch->recdim)
             continue;
         start[0] = ch->nrecs;
         count[0] = 1;
         for (d = 1; d < ndims; d++) {
             start[d] = 0;
-            if (ncs_inq_dimlen(ns, dimids[d], &count[d]) != 0)
-                return differ("modify: inq_dimlen failed");
+            if (nc_inq_dimlen(nc, dimids[d], &count[d]) != NC_NOERR)
+                return differ("modify: netCDF-C cannot inquire a dimension");
             n *= count[d];
         }
         if (n > MAX_ELEMS)
@@ -611,113 +638,242 @@ static int append_record(int ns, const struct change *ch, int nvars)
         buf = malloc((n ? n : 1) * sizeof *buf);
         if (buf == NULL)
             return differ("out of memory");
-        if (xtype == NCS_CHAR) {
+        snprintf(what, sizeof what, "appending a record to variable %d", v);
+        if (xtype == NC_CHAR) {
             for (i = 0; i < n; i++)
                 ((char *)buf)[i] = (char)('a' + i % 26);
-            s = ncs_put(ns, v, start, count, NULL, NULL, NCS_CHAR, buf);
+            BOTH(what, nc_put_vara_text(nc, v, start, count, (char *)buf),
+                 ncs_put(ns, v, start, count, NULL, NULL, NCS_CHAR, buf));
         } else {
             for (i = 0; i < n; i++)
                 buf[i] = (double)(i % 100);
-            s = ncs_put(ns, v, start, count, NULL, NULL, NCS_DOUBLE, buf);
+            BOTH(what, nc_put_vara_double(nc, v, start, count, buf),
+                 ncs_put(ns, v, start, count, NULL, NULL, NCS_DOUBLE, buf));
         }
+        if (st != NC_NOERR)
+            ch->appended = 0;
         free(buf);
-        if (s != NCS_NOERR)
-            return differ("modify: appending a record to variable %d: %d (%s)",
-                          v, s, ncs_strerror(s));
+        buf = NULL;
     }
     return 0;
+fail:
+    free(buf);
+    return 1;
 }
 
-static int modify(const char *path, struct change *ch)
+/* Renames variable v in both copies, or for a netCDF-4 file in ncslab's
+ * alone: netCDF-C 4.9 corrupts a netCDF-4 file in which it renames a
+ * variable after reopening it (netCDF-C issue 2070; doc/writers.md), so
+ * its copy keeps the old name, recorded as an alias. */
+static int rename_var(int nc, int ncw, int ns, int v, const char *old,
+                      const char *name, const char *what, int *stp)
 {
-    int ns = -1, v, dimid, newvar, recvar = -1, natts = 0;
+    int st, fmt = 0;
+
+    nc_inq_format(nc, &fmt);
+    if (fmt == NC_FORMAT_NETCDF4 || fmt == NC_FORMAT_NETCDF4_CLASSIC) {
+        st = ncs_rename_var(ns, v, name);
+        if (st == NCS_NOERR && naliases < 2) {
+            strcpy(alias[naliases].old, old);
+            strcpy(alias[naliases].new, name);
+            naliases++;
+        }
+    } else {
+        BOTH(what, nc_rename_var(nc, v, name), ncs_rename_var(ns, v, name));
+    }
+    *stp = st;
+    return 0;
+fail:
+    return 1;
+}
+
+/* Picks the variable renamed in define mode (the first one not named like
+ * a dimension) and its first attribute, and renames both.  The variable
+ * renamed in data mode is picked from the other end, so that a difference
+ * in the ids of the variables after it leaves this one compared. */
+static int rename_in_define(int nc, int ncw, int ns, struct change *ch)
+{
+    int v, st, natts = 0;
+
+    for (v = 0; v < ch->nvars; v++) {
+        char name[NC_MAX_NAME + 1];
+
+        if (nc_inq_varname(nc, v, name) != NC_NOERR || dim_named(nc, name) ||
+            strlen(name) > 200)
+            continue;
+        snprintf(ch->newname, sizeof ch->newname, "%.200s_r", name);
+        if (dim_named(nc, ch->newname))
+            continue;
+        if (rename_var(nc, ncw, ns, v, name, ch->newname, "rename_var", &st))
+            goto fail;
+        if (st != NC_NOERR)
+            break;
+        strcpy(ch->renamed, name);
+        if (nc_inq_varnatts(nc, v, &natts) == NC_NOERR && natts > 0 &&
+            nc_inq_attname(nc, v, 0, ch->att_renamed) == NC_NOERR) {
+            snprintf(ch->att_newname, sizeof ch->att_newname, "%.200s_r",
+                     ch->att_renamed);
+            BOTH("rename_att", nc_rename_att(nc, v, ch->att_renamed,
+                                             ch->att_newname),
+                 ncs_rename_att(ns, v, ch->att_renamed, ch->att_newname));
+            if (st != NC_NOERR)
+                ch->att_renamed[0] = '\0';
+        } else {
+            ch->att_renamed[0] = '\0';
+        }
+        break;
+    }
+    return 0;
+fail:
+    return 1;
+}
+
+/* In data mode a name may only get shorter: the last variable whose name
+ * less its last letter is free. */
+static int rename_in_data(int nc, int ncw, int ns, struct change *ch)
+{
+    int v, st, other;
+
+    for (v = ch->nvars - 1; v >= 0; v--) {
+        char name[NC_MAX_NAME + 1], old[NC_MAX_NAME + 1];
+
+        if (nc_inq_varname(nc, v, name) != NC_NOERR || strlen(name) < 2 ||
+            dim_named(nc, name) || strcmp(name, ch->newname) == 0 ||
+            strcmp(name, ch->renamed) == 0)
+            continue;
+        strcpy(old, name);
+        name[strlen(name) - 1] = '\0';
+        if (dim_named(nc, name) || nc_inq_varid(nc, name, &other) == 0 ||
+            ncs_inq_varid(ns, name, &other) == 0)
+            continue;
+        if (rename_var(nc, ncw, ns, v, old, name, "rename_var in data mode",
+                       &st))
+            goto fail;
+        if (st == NC_NOERR) {
+            ch->data_varid = v;
+            strcpy(ch->data_newname, name);
+        }
+        break;
+    }
+    return 0;
+fail:
+    return 1;
+}
+
+/* Modifies path_ns through ncslab and path_nc through netCDF-C.  Returns 0
+ * when every step agreed, *opened set when the files could be opened for
+ * writing at all (both refusing is agreement too).  netCDF-C cannot write
+ * a netCDF-4 file that has no creation-order index (h5py's): then ncslab
+ * modifies its copy alone, and *alone is set. */
+static int modify(const char *path_ns, const char *path_nc,
+                  struct change *ch, int *opened, int *alone)
+{
+    int nc = -1, ncw = -1, ns = -1, st, nvars_s = 0, recdim_s = -1;
+    int dimid_c = -1, dimid_s = -1, newvar_c = -1, newvar_s = -1;
+    int recvar_c = -1, recvar_s = -1;
     const double dval[2] = {1.5, -2.25};
     const int ivals[3] = {10, 20, 30};
 
     memset(ch, 0, sizeof *ch);
     ch->recdim = -1;
     ch->data_varid = -1;
-    NS_TRY("open", ncs_open(path, NCS_WRITE, &ns));
-    NS_TRY("inq", ncs_inq(ns, NULL, &ch->nvars, NULL, &ch->recdim));
-    if (ch->recdim >= 0)
-        NS_TRY("inq_dimlen", ncs_inq_dimlen(ns, ch->recdim, &ch->nrecs));
-    NS_TRY("redef", ncs_redef(ns));
-    NS_TRY("put_att global", ncs_put_att(ns, NCS_GLOBAL, ADDED_ATT, NCS_CHAR,
-                                         strlen(ADDED_TEXT), NCS_CHAR,
-                                         ADDED_TEXT));
-    if (ch->nvars > 0)
-        NS_TRY("put_att var 0", ncs_put_att(ns, 0, ADDED_ATT, NCS_DOUBLE, 2,
-                                            NCS_DOUBLE, dval));
-    NS_TRY("def_dim", ncs_def_dim(ns, ADDED_DIM, 3, &dimid));
-    NS_TRY("def_var", ncs_def_var(ns, ADDED_VAR, NCS_INT, 1, &dimid, &newvar));
-    NS_TRY("put_att new var", ncs_put_att(ns, newvar, "long_name", NCS_CHAR,
-                                          9, NCS_CHAR, "new thing"));
-    if (ch->recdim >= 0)
-        NS_TRY("def_var record", ncs_def_var(ns, ADDED_REC, NCS_DOUBLE, 1,
-                                             &ch->recdim, &recvar));
-    for (v = ch->nvars - 1; v >= 0; v--) {
-        char name[NCS_MAX_NAME + 1];
-
-        NS_TRY("inq_varname", ncs_inq_varname(ns, v, name));
-        if (dim_named(ns, name) || strlen(name) > 200)
-            continue;
-        snprintf(ch->newname, sizeof ch->newname, "%.200s_r", name);
-        if (dim_named(ns, ch->newname))
-            continue;
-        strcpy(ch->renamed, name);
-        NS_TRY("rename_var", ncs_rename_var(ns, v, ch->newname));
-        NS_TRY("inq_varnatts", ncs_inq_varnatts(ns, v, &natts));
-        if (natts > 0) {
-            NS_TRY("inq_attname", ncs_inq_attname(ns, v, 0, ch->att_renamed));
-            snprintf(ch->att_newname, sizeof ch->att_newname, "%.200s_r",
-                     ch->att_renamed);
-            NS_TRY("rename_att", ncs_rename_att(ns, v, ch->att_renamed,
-                                                ch->att_newname));
-        }
-        break;
+    *opened = *alone = 0;
+    st = nc_open(path_nc, NC_WRITE, &ncw);
+    if (st == NC_ECANTWRITE) {
+        *alone = 1;
+        ncw = -1;
+        if (nc_open(path_nc, NC_NOWRITE, &nc) != NC_NOERR)
+            return differ("modify: netCDF-C cannot open the copy");
+    } else {
+        nc = ncw;
     }
-    NS_TRY("enddef", ncs_enddef(ns));
-    NS_TRY("put new var", ncs_put(ns, newvar, NULL, NULL, NULL, NULL, NCS_INT,
-                                  ivals));
+    BOTH("open for writing", st, ncs_open(path_ns, NCS_WRITE, &ns));
+    if (st != NC_NOERR) {
+        if (nc >= 0)
+            nc_close(nc);
+        return 0;
+    }
+    *opened = 1;
+    st = nc_inq(nc, NULL, &ch->nvars, NULL, &ch->recdim);
+    BOTH("inq", st, ncs_inq(ns, NULL, &nvars_s, NULL, &recdim_s));
+    if (ch->nvars != nvars_s || ch->recdim != recdim_s) {
+        differ("modify: netCDF-C has %d variables, record dimension %d; "
+               "ncslab %d, %d", ch->nvars, ch->recdim, nvars_s, recdim_s);
+        goto fail;
+    }
+    if (ch->recdim >= 0)
+        nc_inq_dimlen(nc, ch->recdim, &ch->nrecs);
+    BOTH("redef", nc_redef(nc), ncs_redef(ns));
+    if (rename_in_define(nc, ncw, ns, ch))
+        goto fail;
+    BOTH("put_att global",
+         nc_put_att_text(nc, NC_GLOBAL, ADDED_ATT, strlen(ADDED_TEXT),
+                         ADDED_TEXT),
+         ncs_put_att(ns, NCS_GLOBAL, ADDED_ATT, NCS_CHAR, strlen(ADDED_TEXT),
+                     NCS_CHAR, ADDED_TEXT));
+    ch->gatt = st == NC_NOERR;
+    if (ch->nvars > 0) {
+        BOTH("put_att var 0",
+             nc_put_att_double(nc, 0, ADDED_ATT, NC_DOUBLE, 2, dval),
+             ncs_put_att(ns, 0, ADDED_ATT, NCS_DOUBLE, 2, NCS_DOUBLE, dval));
+        ch->att0 = st == NC_NOERR;
+    }
+    BOTH("def_dim", nc_def_dim(nc, ADDED_DIM, 3, &dimid_c),
+         ncs_def_dim(ns, ADDED_DIM, 3, &dimid_s));
+    BOTH("def_var", nc_def_var(nc, ADDED_VAR, NC_INT, 1, &dimid_c, &newvar_c),
+         ncs_def_var(ns, ADDED_VAR, NCS_INT, 1, &dimid_s, &newvar_s));
+    BOTH("put_att new var",
+         nc_put_att_text(nc, newvar_c, "long_name", 9, "new thing"),
+         ncs_put_att(ns, newvar_s, "long_name", NCS_CHAR, 9, NCS_CHAR,
+                     "new thing"));
+    if (ch->recdim >= 0)
+        BOTH("def_var record",
+             nc_def_var(nc, ADDED_REC, NC_DOUBLE, 1, &ch->recdim, &recvar_c),
+             ncs_def_var(ns, ADDED_REC, NCS_DOUBLE, 1, &ch->recdim,
+                         &recvar_s));
+    BOTH("enddef", nc_enddef(nc), ncs_enddef(ns));
+    BOTH("put new var", nc_put_var_int(nc, newvar_c, ivals),
+         ncs_put(ns, newvar_s, NULL, NULL, NULL, NULL, NCS_INT, ivals));
+    ch->newvar = st == NC_NOERR;
     if (ch->recdim >= 0) {
-        if (append_record(ns, ch, ch->nvars))
-            goto fail;
-        if (recvar >= 0) {
-            size_t i, n = ch->nrecs + 1;
-            double *r = malloc(n * sizeof *r);
+        size_t i, n = ch->nrecs + 1, zero = 0;
+        double *r;
+        int sb;
 
-            if (r == NULL) {
-                differ("out of memory");
-                goto fail;
-            }
-            for (i = 0; i < n; i++)
-                r[i] = 0.5 * (double)i;
-            v = ncs_put(ns, recvar, NULL, &n, NULL, NULL, NCS_DOUBLE, r);
-            free(r);
-            NS_TRY("put record var", v);
+        if (append_record(nc, ncw, ns, ch))
+            goto fail;
+        r = malloc(n * sizeof *r);
+        if (r == NULL) {
+            differ("out of memory");
+            goto fail;
+        }
+        for (i = 0; i < n; i++)
+            r[i] = 0.5 * (double)i;
+        sb = ncs_put(ns, recvar_s, NULL, &n, NULL, NULL, NCS_DOUBLE, r);
+        st = ncw >= 0 ? nc_put_vara_double(nc, recvar_c, &zero, &n, r) : sb;
+        free(r);
+        if (st != sb) {
+            differ("modify: put record var: netCDF-C %d (%s), ncslab %d (%s)",
+                   st, cname(st), sb, ncs_strerror(sb));
+            goto fail;
         }
     }
-    /* In data mode a name may only get shorter: the first variable
-     * (from id 0) whose name less its last letter is free. */
-    for (v = 0; v < ch->nvars; v++) {
-        char name[NCS_MAX_NAME + 1];
-        int other;
+    if (rename_in_data(nc, ncw, ns, ch))
+        goto fail;
+    {
+        int a = nc_close(nc), b = ncs_close(ns);
 
-        NS_TRY("inq_varname", ncs_inq_varname(ns, v, name));
-        if (strlen(name) < 2 || dim_named(ns, name) ||
-            strcmp(name, ch->newname) == 0)
-            continue;
-        name[strlen(name) - 1] = '\0';
-        if (dim_named(ns, name) || ncs_inq_varid(ns, name, &other) == 0)
-            continue;
-        NS_TRY("rename_var in data mode", ncs_rename_var(ns, v, name));
-        ch->data_varid = v;
-        strcpy(ch->data_newname, name);
-        break;
+        nc = ns = -1;
+        if (a != b) {
+            differ("modify: close: netCDF-C %d (%s), ncslab %d (%s)", a,
+                   cname(a), b, ncs_strerror(b));
+            return 1;
+        }
     }
-    NS_TRY("close", ncs_close(ns));
     return 0;
 fail:
+    if (nc >= 0)
+        nc_close(nc);
     if (ns >= 0)
         ncs_close(ns);
     return 1;
@@ -732,7 +888,7 @@ fail:
         }                                                                \
     } while (0)
 
-/* What netCDF-C reads after the change must be the change. */
+/* What netCDF-C reads in ncslab's copy must be what ncslab did. */
 static int check_change(const char *path, const struct change *ch)
 {
     int nc = -1, rc = 0, varid, dimid, vals[3];
@@ -754,14 +910,18 @@ static int check_change(const char *path, const struct change *ch)
             goto done;
         }
     }
-    NC_CHECK("global attribute", nc_inq_attlen(nc, NC_GLOBAL, ADDED_ATT, &len));
-    if (len != strlen(ADDED_TEXT) ||
-        nc_get_att_text(nc, NC_GLOBAL, ADDED_ATT, text) != NC_NOERR ||
-        memcmp(text, ADDED_TEXT, len) != 0) {
-        rc = differ("after modify, netCDF-C reads the global attribute wrong");
-        goto done;
+    if (ch->gatt) {
+        NC_CHECK("global attribute",
+                 nc_inq_attlen(nc, NC_GLOBAL, ADDED_ATT, &len));
+        if (len != strlen(ADDED_TEXT) ||
+            nc_get_att_text(nc, NC_GLOBAL, ADDED_ATT, text) != NC_NOERR ||
+            memcmp(text, ADDED_TEXT, len) != 0) {
+            rc = differ("after modify, netCDF-C reads the global attribute "
+                        "wrong");
+            goto done;
+        }
     }
-    if (ch->nvars > 0) {
+    if (ch->att0) {
         NC_CHECK("attribute of var 0",
                  nc_get_att_double(nc, 0, ADDED_ATT, dv));
         if (dv[0] != 1.5 || dv[1] != -2.25) {
@@ -769,17 +929,19 @@ static int check_change(const char *path, const struct change *ch)
             goto done;
         }
     }
-    NC_CHECK("new dimension", nc_inq_dimid(nc, ADDED_DIM, &dimid));
-    NC_CHECK("new dimension length", nc_inq_dimlen(nc, dimid, &len));
-    NC_CHECK("new variable", nc_inq_varid(nc, ADDED_VAR, &varid));
-    NC_CHECK("new variable's values", nc_get_var_int(nc, varid, vals));
-    if (len != 3 || vals[0] != 10 || vals[1] != 20 || vals[2] != 30) {
-        rc = differ("after modify, netCDF-C reads the new variable wrong");
-        goto done;
+    if (ch->newvar) {
+        NC_CHECK("new dimension", nc_inq_dimid(nc, ADDED_DIM, &dimid));
+        NC_CHECK("new dimension length", nc_inq_dimlen(nc, dimid, &len));
+        NC_CHECK("new variable", nc_inq_varid(nc, ADDED_VAR, &varid));
+        NC_CHECK("new variable's values", nc_get_var_int(nc, varid, vals));
+        if (len != 3 || vals[0] != 10 || vals[1] != 20 || vals[2] != 30) {
+            rc = differ("after modify, netCDF-C reads the new variable wrong");
+            goto done;
+        }
     }
     if (ch->renamed[0] != '\0') {
         NC_CHECK("renamed variable", nc_inq_varid(nc, ch->newname, &varid));
-        if (nc_inq_varid(nc, ch->renamed, &varid) == NC_NOERR) {
+        if (nc_inq_varid(nc, ch->renamed, &dimid) == NC_NOERR) {
             rc = differ("after modify, netCDF-C still has variable %s",
                         ch->renamed);
             goto done;
@@ -788,7 +950,7 @@ static int check_change(const char *path, const struct change *ch)
             NC_CHECK("renamed attribute",
                      nc_inq_attlen(nc, varid, ch->att_newname, &len));
     }
-    if (ch->recdim >= 0) {
+    if (ch->recdim >= 0 && ch->appended) {
         NC_CHECK("record count", nc_inq_dimlen(nc, ch->recdim, &nrecs));
         if (nrecs != ch->nrecs + 1) {
             rc = differ("after modify, netCDF-C reads %zu records, not %zu",
@@ -802,10 +964,56 @@ done:
     return rc;
 }
 
-int main(int argc, char **argv)
+/* Adds "; then <the current message>" to saved, and makes that the
+ * message. */
+static void chain(char *saved, size_t size)
+{
+    size_t k = strlen(saved);
+
+    if (k > 0 && diff_msg[0] != '\0')
+        snprintf(saved + k, size - k, "; then %.400s", diff_msg);
+    else if (k == 0)
+        snprintf(saved, size, "%s", diff_msg);
+    strcpy(diff_msg, saved);
+}
+
+/* cmp_read -m: modify both copies, then three checks, each run even when
+ * an earlier one failed, so that the line says how far the libraries
+ * still agree: netCDF-C reads ncslab's change; netCDF-C and ncslab read
+ * ncslab's copy alike; ncslab reads its copy as netCDF-C reads its own
+ * (unless netCDF-C could not modify its copy). */
+static int modify_and_compare(const char *path_ns, const char *path_nc)
 {
     struct change ch;
-    const char *path;
+    char msg[sizeof diff_msg] = "";
+    int opened, alone, rc;
+
+    if (modify(path_ns, path_nc, &ch, &opened, &alone))
+        return 1;
+    rc = opened ? check_change(path_ns, &ch) : 0;
+    if (rc)
+        chain(msg, sizeof msg);
+    diff_msg[0] = '\0';
+    if (compare(path_ns, path_ns)) {
+        rc = 1;
+        chain(msg, sizeof msg);
+    }
+    diff_msg[0] = '\0';
+    if (!alone && compare(path_nc, path_ns)) {
+        char part[sizeof diff_msg];
+
+        snprintf(part, sizeof part, "netCDF-C's copy against ncslab's: %s",
+                 diff_msg);
+        strcpy(diff_msg, part);
+        rc = 1;
+        chain(msg, sizeof msg);
+    }
+    strcpy(diff_msg, msg);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
     int rc, mod = 0, opt;
 
     while ((opt = getopt(argc, argv, "mx:")) != -1) {
@@ -816,38 +1024,23 @@ int main(int argc, char **argv)
         else
             break;
     }
-    if (opt != -1 || optind != argc - 1) {
-        fprintf(stderr, "usage: cmp_read [-m] [-x N] FILE\n");
+    if (opt != -1 || optind != argc - 1 - mod) {
+        fprintf(stderr, "usage: cmp_read [-x N] FILE | cmp_read -m FILE "
+                        "COPY\n");
         return 2;
     }
-    path = argv[optind];
     if (mod) {
-        /* the reference must be able to read the original */
         int nc;
 
-        if (nc_open(path, NC_NOWRITE, &nc) != NC_NOERR) {
+        /* the reference must be able to read the original */
+        if (nc_open(argv[optind + 1], NC_NOWRITE, &nc) != NC_NOERR) {
             printf("skipped: netCDF-C cannot open the original\n");
             return 77;
         }
         nc_close(nc);
-        rc = modify(path, &ch);
-        if (rc == 0 && check_change(path, &ch)) {
-            /* and whether the two libraries at least agree with each
-             * other about the file as it now is */
-            char first[sizeof diff_msg];
-
-            strcpy(first, diff_msg);
-            diff_msg[0] = '\0';
-            if (compare(path))
-                snprintf(first + strlen(first), sizeof first - strlen(first),
-                         "; then %.500s", diff_msg);
-            strcpy(diff_msg, first);
-            rc = 1;
-        } else if (rc == 0) {
-            rc = compare(path);
-        }
+        rc = modify_and_compare(argv[optind], argv[optind + 1]);
     } else {
-        rc = compare(path);
+        rc = compare(argv[optind], argv[optind]);
     }
     printf("%s\n", rc != 0 || diff_msg[0] != '\0' ? diff_msg : "ok");
     return rc;

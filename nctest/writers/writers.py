@@ -9,7 +9,9 @@ classic type) with each Python writer, in each classic-model format it can
 write:
 
     netcdf4_<fmt>.nc       netCDF4-python, formats nc3 nc6 cdf5 nc7 nc4
-    xarray_netcdf4_<fmt>   xarray, engine netcdf4: nc3 nc6 nc7 nc4
+    xarray_netcdf4_<fmt>   xarray, engine netcdf4: nc3 nc6 nc7 nc4, and
+                           nc7_zlib with deflate, chunk and contiguous
+                           encodings
     xarray_h5netcdf.nc     xarray, engine h5netcdf (netCDF-4)
     xarray_scipy_<fmt>     xarray, engine scipy: nc3 nc6, without the
                            scalar coordinate
@@ -82,12 +84,13 @@ def write_netcdf4(np, netCDF4, name, fmt):
         lon.units = "degrees_east"
         height = ds.createVariable("height", "f8", ())
         height.units = "m"
-        kw = {"zlib": True, "complevel": 4, "shuffle": True} if nc4 else {}
+        kw = {"zlib": True, "complevel": 4, "shuffle": True,
+              "significant_digits": 5} if nc4 else {}
         v = ds.createVariable("tas", "f4", ("time", "lat", "lon"),
                               fill_value=np.float32(1e20), **kw)
         v.units = "K"
         v.coordinates = "height"
-        kw = {"contiguous": True} if nc4 else {}
+        kw = {"contiguous": True, "endian": "big"} if nc4 else {}
         p = ds.createVariable("pr", "i2", ("time", "lat", "lon"),
                               fill_value=np.int16(-32767))
         p.scale_factor = 1e-6
@@ -185,6 +188,7 @@ def xarray_files(np):
             ("netcdf4", "NETCDF3_64BIT", "xarray_netcdf4_nc6.nc"),
             ("netcdf4", "NETCDF4_CLASSIC", "xarray_netcdf4_nc7.nc"),
             ("netcdf4", "NETCDF4", "xarray_netcdf4_nc4.nc"),
+            ("netcdf4", "NETCDF4_CLASSIC", "xarray_netcdf4_nc7_zlib.nc"),
             ("h5netcdf", "NETCDF4", "xarray_h5netcdf.nc"),
             ("scipy", "NETCDF3_CLASSIC", "xarray_scipy_nc3.nc"),
             ("scipy", "NETCDF3_64BIT", "xarray_scipy_nc6.nc"),
@@ -203,11 +207,16 @@ def xarray_files(np):
         # scipy lays a scalar variable out after the record variables,
         # over the second record: netCDF-C refuses the file, and ncslab
         # must too.  The other scipy files go without the scalar.
-        out = ds
+        out, e = ds, enc
         if engine == "scipy" and "scalar" not in name:
             out = ds.drop_vars("height")
-        out.to_netcdf(path(name), engine=engine, format=fmt,
-                      encoding=enc, unlimited_dims=["time"])
+        if name.endswith("_zlib.nc"):
+            e = dict(enc)
+            e["tas"] = {"_FillValue": 1e20, "zlib": True, "complevel": 5,
+                        "shuffle": True, "chunksizes": (1, 2, NLON)}
+            e["lat"] = {"contiguous": True}
+        out.to_netcdf(path(name), engine=engine, format=fmt, encoding=e,
+                      unlimited_dims=["time"])
 
 
 def h5netcdf_files(np):
@@ -227,7 +236,9 @@ def h5netcdf_files(np):
             lat[:] = np.linspace(-60, 60, NLAT)
             lat.attrs["units"] = text("degrees_north")
             v = f.create_variable("tas", ("time", "lat", "lon"), "f4",
-                                  fillvalue=np.float32(-999))
+                                  fillvalue=np.float32(-999),
+                                  chunks=(1, 2, NLON), compression="gzip",
+                                  shuffle=True)
             v.attrs["units"] = text("K")
             f.resize_dimension("time", NT)
             v[...] = tas

@@ -5,18 +5,23 @@
 # Writes files with every writer found on this machine:
 #   ncgen (netcdf-bin)  each CDL file of this directory in nc3, nc6, cdf5
 #                       and nc7 (types_cdf5.cdl in cdf5 only, storage.cdl
-#                       in nc7 only), grid.cdl and storage.cdl also as
-#                       netCDF-4 not marked classic (nc4)
+#                       and quantize.cdl in nc7 only), grid.cdl,
+#                       storage.cdl and quantize.cdl also as netCDF-4 not
+#                       marked classic (nc4)
 #   nccopy              ncgen's classic files converted to nc7, plain
 #                       (contiguous storage) and deflated
 #   NCO                 ncks format conversions (-3 -6 -5 -7 -4), subsets,
-#                       record-dimension changes, deflation; ncrename,
-#                       ncatted, ncap2 on classic and nc7 files
-#   CDO                 copy to nc nc2 nc5 nc4c nc4, selvar, setattribute
+#                       record-dimension changes, deflation, chunking,
+#                       precision-preserving compression; ncrename,
+#                       ncatted, ncap2 on classic and nc7 files; ncpdq
+#                       packing, unpacking, permuting; ncecat, ncra, ncwa
+#   CDO                 copy to nc nc2 nc5 nc4c nc4, selvar, setattribute,
+#                       timmean (time bounds), merge
 #   Python              writers.py: netCDF4-python, xarray with each
 #                       engine, h5netcdf, h5py
-# then, for each file, runs cmp_read on it (NAME) and on a copy that
-# ncslab modifies (NAME:modified; ncdump must also read the copy).
+# then, for each file, runs cmp_read on it (NAME), and on two copies that
+# ncslab and netCDF-C modify with the same calls (NAME:modified; ncdump
+# must also read ncslab's copy).
 #
 # Prints one line per file: PASS, FAIL (with the first difference), XFAIL
 # (a failure listed in KNOWN_FAILURES, with the issue item that explains
@@ -76,7 +81,7 @@ if have ncgen; then
         case $base in
         types_cdf5) kinds=cdf5 ;;
         grid) kinds="nc3 nc6 cdf5 nc7 nc4" ;;
-        storage) kinds="nc7 nc4" ;;
+        storage | quantize) kinds="nc7 nc4" ;;
         *) kinds="nc3 nc6 cdf5 nc7" ;;
         esac
         for k in $kinds; do
@@ -120,6 +125,28 @@ if have ncks && have ncrename && have ncatted && [ -f "$tmp/files/ncgen_grid_nc3
     gen nco_ncks_fixrec_nc7.nc ncks -O -7 --fix_rec_dmn time "$g" \
         nco_ncks_fixrec_nc7.nc
     gen nco_ncks_deflate_nc7.nc ncks -O -7 -L 1 "$g" nco_ncks_deflate_nc7.nc
+    gen nco_ncks_chunked_nc7.nc ncks -O -7 --cnk_plc=all --cnk_dmn lat,2 \
+        --cnk_dmn lon,3 "$g" nco_ncks_chunked_nc7.nc
+    gen nco_ncks_ppc_nc7.nc ncks -O -7 --ppc default=3 "$g" \
+        nco_ncks_ppc_nc7.nc
+    if have ncpdq; then
+        gen nco_ncpdq_pack_nc3.nc ncpdq -O -P all_new "$g" \
+            nco_ncpdq_pack_nc3.nc
+        gen nco_ncpdq_pack_nc7.nc ncpdq -O -7 -P all_new "$g" \
+            nco_ncpdq_pack_nc7.nc
+        gen nco_ncpdq_unpack_nc3.nc ncpdq -O -U "$g" nco_ncpdq_unpack_nc3.nc
+        gen nco_ncpdq_permute_nc3.nc ncpdq -O -a lon,lat "$g" \
+            nco_ncpdq_permute_nc3.nc
+        gen nco_ncpdq_permute_nc7.nc ncpdq -O -7 -a lon,lat "$g" \
+            nco_ncpdq_permute_nc7.nc
+    fi
+    if have ncecat && have ncra && have ncwa; then
+        gen nco_ncecat_nc3.nc ncecat -O "$g" ncgen_grid_nc6.nc \
+            nco_ncecat_nc3.nc
+        gen nco_ncecat_nc7.nc ncecat -O -7 "$g" nco_ncecat_nc7.nc
+        gen nco_ncra_nc3.nc ncra -O "$g" nco_ncra_nc3.nc
+        gen nco_ncwa_nc7.nc ncwa -O -7 -a lat "$g" nco_ncwa_nc7.nc
+    fi
     for k in nc3 nc7; do
         in=ncgen_grid_$k.nc
         # NCO 5.1 cannot rename a variable and attributes in one run; the
@@ -155,6 +182,11 @@ if have cdo && [ -f "$tmp/files/ncgen_grid_nc3.nc" ]; then
         setattribute,tas@comment=hello "$g" cdo_setattribute_nc7.nc
     gen cdo_curvilinear_nc7.nc cdo -s -O -f nc4c copy \
         ncgen_curvilinear_nc3.nc cdo_curvilinear_nc7.nc
+    gen cdo_timmean_nc3.nc cdo -s -O timmean "$g" cdo_timmean_nc3.nc
+    gen cdo_timmean_nc7.nc cdo -s -O -f nc4c -z zip_5 timmean "$g" \
+        cdo_timmean_nc7.nc
+    gen cdo_merge_nc6.nc cdo -s -O -f nc2 merge -selvar,tas "$g" \
+        -selvar,orog "$g" cdo_merge_nc6.nc
 elif [ -f "$tmp/files/ncgen_grid_nc3.nc" ]; then
     skip "CDO not installed"
 fi
@@ -238,7 +270,8 @@ for f in $(cd "$tmp/files" && ls); do
     esac
 
     cp "$tmp/files/$f" "$tmp/modified/$f"
-    out=$("$cmp" -m "$tmp/modified/$f" 2>&1)
+    cp "$tmp/files/$f" "$tmp/modified/netcdf-c_$f"
+    out=$("$cmp" -m "$tmp/modified/$f" "$tmp/modified/netcdf-c_$f" 2>&1)
     rc=$?
     if [ $rc -eq 77 ]; then
         echo "SKIP $f:modified: ${out#skipped: }"
