@@ -14,14 +14,15 @@
  *
  * Compared, in this order, stopping at the first difference (a wrong
  * format is reported together with the difference after it): the format;
- * the dimensions (names, lengths, which is unlimited); the variables
- * (names, types, dimension ids, number of attributes, in id order); every
- * attribute (name by number, type, length, every byte of its value); for
- * netCDF-4 files the storage, chunk sizes and filters; every variable's
- * values read whole in its own type and converted to double; and a few
- * deterministic strided and mapped reads of each variable, one of them
- * with a transposing map.  Status codes are compared as well as values:
- * a read netCDF-C refuses (text to double) must be refused the same way.
+ * the dimensions (names, lengths, which is unlimited); the global
+ * attributes; then variable by variable, in id order: name, type,
+ * dimension ids, every attribute (name by number, type, length, every
+ * byte of its value), for netCDF-4 files the storage, chunk sizes and
+ * filters, the values read whole in the variable's type and converted to
+ * double, and a few deterministic strided and mapped reads, with a
+ * transposing and a reversing (negative) map.  Status codes are compared
+ * as well as values: a read netCDF-C refuses (text to double) must be
+ * refused the same way.
  *
  * A file netCDF-C refuses must be refused by ncslab with the same status.
  * Prints one line, "ok" or the first difference, and exits 0 when the
@@ -278,16 +279,24 @@ static int cmp_request(int nc, int ns, int v, const char *vname, int ndims,
                        nc_type xtype, const struct request *r, int as_double)
 {
     size_t esize = as_double ? sizeof(double) : type_size(xtype);
-    size_t n = 1, span = 1, at;
+    size_t n = 1, span = 1, first = 0, at;
     unsigned char *ba = NULL, *bb = NULL;
     int d, sa, sb, rc = 0;
     const ptrdiff_t *st = r->use_stride ? r->stride : NULL;
     const ptrdiff_t *im = r->use_imap ? r->imap : NULL;
 
+    /* span: the elements the map reaches; first: where in them the slab's
+     * first element goes (after those a negative map puts before it) */
     for (d = 0; d < ndims; d++) {
         n *= r->count[d];
-        if (r->use_imap && r->count[d] > 0)
-            span += (r->count[d] - 1) * (size_t)r->imap[d];
+        if (r->use_imap && r->count[d] > 0) {
+            size_t reach = (r->count[d] - 1) *
+                           (size_t)(r->imap[d] < 0 ? -r->imap[d] : r->imap[d]);
+
+            span += reach;
+            if (r->imap[d] < 0)
+                first += reach;
+        }
     }
     if (!r->use_imap)
         span = n;
@@ -304,15 +313,17 @@ static int cmp_request(int nc, int ns, int v, const char *vname, int ndims,
     memset(ba, POISON, span * esize);
     memset(bb, POISON, span * esize);
     if (as_double) {
-        sa = im ? nc_get_varm_double(nc, v, r->start, r->count, st, im,
-                                     (double *)ba)
-                : nc_get_vars_double(nc, v, r->start, r->count, st,
-                                     (double *)ba);
-        sb = ncs_get(ns, v, r->start, r->count, st, im, NCS_DOUBLE, bb);
+        double *pa = (double *)ba + first, *pb = (double *)bb + first;
+
+        sa = im ? nc_get_varm_double(nc, v, r->start, r->count, st, im, pa)
+                : nc_get_vars_double(nc, v, r->start, r->count, st, pa);
+        sb = ncs_get(ns, v, r->start, r->count, st, im, NCS_DOUBLE, pb);
     } else {
-        sa = im ? nc_get_varm(nc, v, r->start, r->count, st, im, ba)
-                : nc_get_vars(nc, v, r->start, r->count, st, ba);
-        sb = ncs_get(ns, v, r->start, r->count, st, im, NCS_NAT, bb);
+        unsigned char *pa = ba + first * esize, *pb = bb + first * esize;
+
+        sa = im ? nc_get_varm(nc, v, r->start, r->count, st, im, pa)
+                : nc_get_vars(nc, v, r->start, r->count, st, pa);
+        sb = ncs_get(ns, v, r->start, r->count, st, im, NCS_NAT, pb);
     }
     perturb(bb);
     if (sa != sb) {
@@ -341,7 +352,7 @@ static int cmp_values(int nc, int ns, int v, const char *vname, int ndims,
                       const int *dimids, nc_type xtype)
 {
     size_t len[NC_MAX_VAR_DIMS];
-    struct request r[5];
+    struct request r[6];
     int d, i, k, nreq = 0;
 
     for (d = 0; d < ndims; d++)
@@ -400,6 +411,17 @@ static int cmp_values(int nc, int ns, int v, const char *vname, int ndims,
             for (k = 0; k < d; k++)
                 m *= (ptrdiff_t)(r[nreq].count[k] ? r[nreq].count[k] : 1);
             r[nreq].imap[d] = m;
+        }
+        nreq++;
+
+        /* every dimension reversed: the natural map, negated */
+        r[nreq].what = "reversing map";
+        r[nreq].use_imap = 1;
+        for (d = ndims - 1; d >= 0; d--) {
+            r[nreq].count[d] = len[d];
+            r[nreq].imap[d] = d == ndims - 1
+                ? -1 : r[nreq].imap[d + 1] *
+                       (ptrdiff_t)(len[d + 1] ? len[d + 1] : 1);
         }
         nreq++;
     }
