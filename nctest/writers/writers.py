@@ -9,6 +9,8 @@ classic type) with each Python writer, in each classic-model format it can
 write:
 
     netcdf4_<fmt>.nc       netCDF4-python, formats nc3 nc6 cdf5 nc7 nc4
+    netcdf4_many_<fmt>.nc  netCDF4-python, nc3 and nc7: 300 variables with
+                           attributes (dense HDF5 storage, large headers)
     xarray_netcdf4_<fmt>   xarray, engine netcdf4: nc3 nc6 nc7 nc4, and
                            nc7_zlib with deflate, chunk and contiguous
                            encodings
@@ -37,6 +39,7 @@ import sys
 
 OUT = sys.argv[1]
 NT, NLAT, NLON = 3, 4, 5
+NMANY = 300
 STATIONS = ["Alpha", "Bravo", "Charlie"]
 
 
@@ -96,7 +99,8 @@ def write_netcdf4(np, netCDF4, name, fmt):
         p.scale_factor = 1e-6
         p.add_offset = 0.0
         p.units = "kg m-2 s-1"
-        orog = ds.createVariable("orog", "f8", ("lat", "lon"), **kw)
+        orog = ds.createVariable("orog", ">f8" if nc4 else "f8",
+                                 ("lat", "lon"), **kw)
         orog.units = "m"
         kw = {"fletcher32": True, "chunksizes": (2,)} if nc4 else {}
         sn = ds.createVariable("station_name", "S1",
@@ -122,6 +126,33 @@ def write_netcdf4(np, netCDF4, name, fmt):
             flag[t0:t1] = np.arange(t0, t1) % 2
 
 
+def write_many(np, netCDF4, name, fmt):
+    """NMANY variables of every classic type, each with attributes: a
+    classic header past 16 KiB, and HDF5 groups and attribute lists large
+    enough for dense (B-tree) storage."""
+    types = ("i1", "S1", "i2", "i4", "f4", "f8")
+    with netCDF4.Dataset(path(name), "w", format=fmt) as ds:
+        ds.createDimension("rec", None)
+        ds.createDimension("n", 3)
+        for i in range(NMANY):
+            t = types[i % len(types)]
+            dims = ("rec", "n") if i % 7 == 0 else ("n",)
+            v = ds.createVariable("v%03d" % i, t, dims)
+            v.long_name = "variable number %d" % i
+            v.index = np.int32(i)
+            v.factor = np.float32(i / 8.0)
+            if i % 50 == 0:
+                for k in range(12):
+                    v.setncattr("extra_%02d" % k, np.int16(k * i))
+            shape = (2, 3) if len(dims) == 2 else (3,)
+            if t == "S1":
+                data = np.full(shape, chr(ord("a") + i % 26).encode(), "S1")
+            else:
+                size = 6 if len(shape) == 2 else 3
+                data = (np.arange(size) + i % 100).astype(t).reshape(shape)
+            v[...] = data
+
+
 def netcdf4_files(np):
     try:
         import netCDF4
@@ -132,6 +163,8 @@ def netcdf4_files(np):
                      ("NETCDF3_64BIT_DATA", "cdf5"),
                      ("NETCDF4_CLASSIC", "nc7"), ("NETCDF4", "nc4")):
         write_netcdf4(np, netCDF4, "netcdf4_%s.nc" % tag, fmt)
+    for fmt, tag in (("NETCDF3_CLASSIC", "nc3"), ("NETCDF4_CLASSIC", "nc7")):
+        write_many(np, netCDF4, "netcdf4_many_%s.nc" % tag, fmt)
 
 
 def xarray_dataset(np, xr):
