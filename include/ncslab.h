@@ -333,12 +333,18 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
  * inquiries report contiguous, unfiltered storage). */
 #define NCS_CHUNKED    0
 #define NCS_CONTIGUOUS 1
+#define NCS_COMPACT    2  /* reported for datasets stored in the object header */
 #define NCS_ENOTNC4    (-111) /* netCDF-4 operation on a classic file */
 #define NCS_ELATEDEF   (-123) /* storage settings after data was written */
 #define NCS_EBADCHUNK  (-127) /* chunk sizes do not fit the variable */
 
 /* Chunk shape of a variable: chunksizes[d] elements along dimension d (each
  * > 0, at most the dimension's length for fixed dimensions).
+ * The inquiry's *storagep is NCS_CHUNKED (chunksizes filled in),
+ * NCS_CONTIGUOUS (scalars, variables set so, contiguous datasets of any
+ * size in existing files) or NCS_COMPACT (compact datasets in existing
+ * files); contiguous and compact variables are read and written through
+ * HDF5's own selection I/O.
  * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTINDEFINE, NCS_ENOTNC4,
  * NCS_EBADCHUNK, NCS_EINVAL. */
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes);

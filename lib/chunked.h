@@ -52,6 +52,7 @@ typedef struct cvar {
     unsigned char fill[8];       /* native fill value */
     uint64_t extent0;            /* dataset extent along dimension 0 */
     int attached;                /* dimension scales attached */
+    int allocated;               /* contiguous or compact, storage allocated */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many
@@ -73,6 +74,7 @@ struct chunked {
     hid_t *dimds;                /* dimension-only datasets, -1 where none */
     char **dimnames;             /* their link names */
     int meta_dirty;              /* attributes or names to rewrite */
+    int nofill;                  /* NCS_NOFILL when the layout was made */
     int version;
 };
 

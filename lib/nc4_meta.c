@@ -594,7 +594,10 @@ static int read_storage(cvar *cv)
         cv->st.chunks_set = 1;
         cv->direct = 1;
     } else {
+        /* contiguous, compact (and virtual) datasets go through HDF5's
+         * selection I/O: nothing to cache, whatever their size */
         cv->st.contiguous = 1;
+        cv->st.compact = H5Pget_layout(dcpl) == H5D_COMPACT;
     }
     nf = H5Pget_nfilters(dcpl);
     if (nf < 0 || nf > NCSI_MAX_FILTERS) {
@@ -954,6 +957,10 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
         H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
         H5Pset_fill_value(dcpl, ftype, cv->fill) < 0 ||
+        /* HDF5 would write the fill value over all of a contiguous
+         * dataset at its first write, gigabytes perhaps (netCDF-C's no_fill) */
+        (cs->nofill && cv->st.contiguous && v->ndims > 0 &&
+         H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0) ||
         /* chunks come from ncslab's own cache, not HDF5's */
         H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) < 0) {
         status = NCS_ERR(NCS_EHDFERR);

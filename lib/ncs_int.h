@@ -429,7 +429,8 @@ void ncsi_cache_reset_counters(void);
 
 /* Storage settings of one variable (chunked back end). */
 typedef struct ncs_storage {
-    int contiguous;
+    int contiguous;                     /* not chunked: contiguous or compact */
+    int compact;                        /* the data in the object header */
     int chunks_set;                     /* chunks[] chosen by the caller */
     uint64_t chunks[NCS_MAX_VAR_DIMS];
     int shuffle;
