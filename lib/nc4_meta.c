@@ -1013,6 +1013,42 @@ done:
     return status;
 }
 
+/* Gives the datasets of variables first.. their model names.  A moved link
+ * takes the next creation order, and readers number variables by creation
+ * order, so every later variable is linked anew too, in varid order, and
+ * the varids survive a reopen (netCDF-C re-links the later ones the same
+ * way).  Each link goes to a temporary name first, so that names swapped
+ * among the variables never collide. */
+static int relink_vars(chunked *cs, const ncs_model *m, int first)
+{
+    char tmp[64];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = first; i < m->nvars; i++) {
+            cvar *cv = cs->vars[i];
+            const char *to = m->vars[i].name;
+            char *name;
+            if (cv->dset < 0)
+                continue;
+            if (pass == 0) {
+                /* not a netCDF name (a leading space), and not in the file */
+                unsigned serial = 0;
+                do
+                    snprintf(tmp, sizeof tmp, " ncslab relink %d.%u", i, serial++);
+                while (H5Lexists(cs->fid, tmp, H5P_DEFAULT) > 0);
+                to = tmp;
+            }
+            if (H5Lmove(cs->fid, cv->h5name, cs->fid, to, H5P_DEFAULT, H5P_DEFAULT) < 0)
+                return NCS_ERR(NCS_EHDFERR);
+            name = ncsi_strdup(to);
+            if (name == NULL)
+                return NCS_ERR(NCS_ENOMEM);
+            free(cv->h5name);
+            cv->h5name = name;
+        }
+    }
+    return NCS_NOERR;
+}
+
 int ncsi_nc4_write(chunked *cs, const ncs_model *m)
 {
     int status = NCS_NOERR;
@@ -1049,14 +1085,13 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
     }
 
     /* renames of existing objects */
-    for (int i = 0; i < m->nvars && status == NCS_NOERR; i++) {
+    for (int i = 0; i < m->nvars; i++) {
         cvar *cv = cs->vars[i];
         if (cv->dset >= 0 && strcmp(cv->h5name, m->vars[i].name) != 0) {
-            if (H5Lmove(cs->fid, cv->h5name, cs->fid, m->vars[i].name, H5P_DEFAULT,
-                        H5P_DEFAULT) < 0)
-                return NCS_ERR(NCS_EHDFERR);
-            free(cv->h5name);
-            cv->h5name = ncsi_strdup(m->vars[i].name);
+            status = relink_vars(cs, m, i);
+            if (status != NCS_NOERR)
+                return status;
+            break;
         }
     }
     for (int d = 0; d < m->ndims; d++) {
