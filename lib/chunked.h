@@ -85,8 +85,9 @@ int  ncsi_nc4_open(const char *path, int write, hid_t *fidp);
 /* Reads the model and the per-variable storage of an open file. */
 int  ncsi_nc4_read(chunked *cs, ncs_model *m);
 /* Brings the file's metadata in line with the model: creates missing
- * datasets and dimension scales, renames, rewrites every attribute. */
-int  ncsi_nc4_write(chunked *cs, const ncs_model *m);
+ * datasets and dimension scales, renames, rewrites the attributes (and
+ * marks them in_file). */
+int  ncsi_nc4_write(chunked *cs, ncs_model *m);
 /* HDF5 file type of an external type, in native order. */
 hid_t ncsi_nc4_h5type(int xtype);
 void ncsi_nc4_close_objects(chunked *cs);

@@ -215,7 +215,9 @@ int ncsi_nc4_open(const char *path, int write, hid_t *fidp)
 
 /* ---- attributes -------------------------------------------------------------- */
 
-static int write_att(hid_t obj, const ncs_att *a)
+/* Writes a as a new attribute of obj, or with in_place into obj's existing
+ * attribute of its name, type and length. */
+static int write_att(hid_t obj, const ncs_att *a, int in_place)
 {
     hid_t t = -1, space = -1, attr = -1;
     size_t n = (size_t)a->nelems, esz = ncsi_type_size(a->type);
@@ -234,7 +236,8 @@ static int write_att(hid_t obj, const ncs_att *a)
         status = NCS_ERR(NCS_EHDFERR);
         goto done;
     }
-    attr = H5Acreate2(obj, a->name, t, space, H5P_DEFAULT, H5P_DEFAULT);
+    attr = in_place ? H5Aopen(obj, a->name, H5P_DEFAULT)
+                    : H5Acreate2(obj, a->name, t, space, H5P_DEFAULT, H5P_DEFAULT);
     if (attr < 0) {
         status = NCS_ERR(NCS_EHDFERR);
         goto done;
@@ -354,6 +357,8 @@ static int read_atts(hid_t obj, ncs_attlist *list)
         if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, read_att_cb, &w) < 0)
             return w.status != NCS_NOERR ? w.status : NCS_ERR(NCS_EHDFERR);
     }
+    for (int i = 0; i < list->n; i++)
+        list->a[i].in_file = 1;
     return NCS_NOERR;
 }
 
@@ -375,20 +380,60 @@ static herr_t collect_names_cb(hid_t obj, const char *name, const H5A_info_t *in
     return 0;
 }
 
-/* Replaces every netCDF attribute of obj by the list, in its order. */
-static int rewrite_atts(hid_t obj, const ncs_attlist *list)
+/* Whether obj's attribute name has a's type and length, so that a's value
+ * can be written into it. */
+static int same_shape(hid_t obj, const char *name, const ncs_att *a)
+{
+    hid_t attr = H5Aopen(obj, name, H5P_DEFAULT), t = -1, space = -1;
+    int same = 0, swap;
+    if (attr >= 0 && (t = H5Aget_type(attr)) >= 0 && (space = H5Aget_space(attr)) >= 0) {
+        int null = H5Sget_simple_extent_type(space) == H5S_NULL;
+        hssize_t np = null ? 0 : H5Sget_simple_extent_npoints(space);
+        if (a->type == NCS_CHAR)
+            same = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) == 0 &&
+                   (a->nelems == 0 ? null : np == 1 && H5Tget_size(t) == a->nelems);
+        else
+            same = nc_type_of(t, &swap) == a->type && np >= 0 && (uint64_t)np == a->nelems;
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (t >= 0)
+        H5Tclose(t);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return same;
+}
+
+/* Brings obj's netCDF attributes in line with the list, in netCDF-C's file
+ * order: an attribute already in the file keeps its place when rewritten
+ * with its type and length; one that is new, renamed, deleted and added
+ * again, or rewritten with another type or length is created anew, after
+ * the others (readers list attributes by creation order, so after a
+ * reopen it comes last, as in netCDF-C's files). */
+static int rewrite_atts(hid_t obj, ncs_attlist *list)
 {
     ncs_attlist old = { 0, 0, NULL };
     hsize_t idx = 0;
     int status = NCS_NOERR;
     if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_names_cb, &old) < 0)
         status = NCS_ERR(NCS_EHDFERR);
-    for (int i = 0; i < old.n && status == NCS_NOERR; i++)
+    for (int i = 0; i < old.n && status == NCS_NOERR; i++) {
+        int k = ncsi_find_att(list, old.a[i].name);
+        if (k >= 0 && list->a[k].in_file && same_shape(obj, old.a[i].name, &list->a[k]))
+            continue;
+        if (k >= 0)
+            list->a[k].in_file = 0;
         if (H5Adelete(obj, old.a[i].name) < 0)
             status = NCS_ERR(NCS_EHDFERR);
+    }
+    for (int i = 0; i < list->n && status == NCS_NOERR; i++) {
+        /* in the file still, after the deletions above: in place */
+        int keep = list->a[i].in_file && ncsi_find_att(&old, list->a[i].name) >= 0;
+        status = write_att(obj, &list->a[i], keep);
+        if (status == NCS_NOERR)
+            list->a[i].in_file = 1;
+    }
     ncsi_attlist_free(&old);
-    for (int i = 0; i < list->n && status == NCS_NOERR; i++)
-        status = write_att(obj, &list->a[i]);
     return status;
 }
 
@@ -442,7 +487,7 @@ static int write_text_att(hid_t obj, const char *name, const char *text)
     a.xval = (void *)text;
     if (H5Aexists(obj, name) > 0)
         H5Adelete(obj, name);
-    return write_att(obj, &a);
+    return write_att(obj, &a, 0);
 }
 
 /* ---- reading a file ------------------------------------------------------------- */
@@ -1049,7 +1094,7 @@ static int relink_vars(chunked *cs, const ncs_model *m, int first)
     return NCS_NOERR;
 }
 
-int ncsi_nc4_write(chunked *cs, const ncs_model *m)
+int ncsi_nc4_write(chunked *cs, ncs_model *m)
 {
     int status = NCS_NOERR;
     char props[128];

@@ -217,6 +217,9 @@ typedef struct ncs_att {
     int type;
     uint64_t nelems;
     void *xval;          /* external (big-endian) bytes, nelems*size */
+    int in_file;         /* chunked back end: in the file under this name since
+                            it was written or read (a rewrite of the same name
+                            keeps it; a rename or a new attribute clears it) */
 } ncs_att;
 
 typedef struct ncs_attlist {

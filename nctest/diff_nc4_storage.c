@@ -574,6 +574,70 @@ START_TEST(test_renames)
 }
 END_TEST
 
+/* Attributes a (int[2]), b (short), c (text[3]), d (int) on a variable or
+ * the globals, then one change (op) in one state (mode): define mode of
+ * the creating session, data mode after enddef, define mode after redef,
+ * and the last two in a reopened file. */
+#define NATT_OPS 10
+#define NATT_MODES 5
+static int att_order(run *r, const char *path, int k)
+{
+    const lib *L = r->L;
+    int op = k % NATT_OPS, mode = k / NATT_OPS % NATT_MODES, global = k / (NATT_OPS * NATT_MODES);
+    int nc, d, v, id;
+    const int two[2] = {1, 2}, other[2] = {3, 4}, one = 5, three[3] = {8, 9, 10};
+    const short sh[2] = {6, 7};
+    rec(r, L->create(path, NC_CLOBBER | NC4, &nc));
+    rec(r, L->def_dim(nc, "x", 3, &d));
+    rec(r, L->def_var(nc, "v", NC_INT, 1, &d, &v));
+    id = global ? NC_GLOBAL : v;
+    rec(r, L->put_att(nc, id, "a", NC_INT, 2, two));
+    rec(r, L->put_att(nc, id, "b", NC_SHORT, 1, sh));
+    rec(r, L->put_att(nc, id, "c", NC_CHAR, 3, "xyz"));
+    rec(r, L->put_att(nc, id, "d", NC_INT, 1, &one));
+    if (mode > 0)
+        rec(r, L->enddef(nc));
+    if (mode >= 3) {
+        rec(r, L->close(nc));
+        rec(r, L->open(path, NC_WRITE, &nc));
+    }
+    if (mode == 2 || mode == 4)
+        rec(r, L->redef(nc));
+    switch (op) {
+    case 0: rec(r, L->put_att(nc, id, "a", NC_INT, 2, other)); break;
+    case 1: rec(r, L->put_att(nc, id, "a", NC_INT, 1, other)); break;
+    case 2: rec(r, L->put_att(nc, id, "a", NC_INT, 3, three)); break;
+    case 3: rec(r, L->put_att(nc, id, "a", NC_SHORT, 2, sh)); break;
+    case 4: rec(r, L->rename_att(nc, id, "a", "z")); break;
+    case 5:
+        rec(r, L->del_att(nc, id, "a"));
+        rec(r, L->put_att(nc, id, "a", NC_INT, 2, other));
+        break;
+    case 6: rec(r, L->put_att(nc, id, "c", NC_CHAR, 3, "abc")); break;
+    case 7: rec(r, L->put_att(nc, id, "c", NC_CHAR, 2, "ab")); break;
+    case 8:
+        rec(r, L->put_att(nc, id, "c", NC_CHAR, 2, "ab"));
+        rec(r, L->put_att(nc, id, "a", NC_SHORT, 2, sh));
+        break;
+    default:
+        rec(r, L->rename_att(nc, id, "a", "t"));
+        rec(r, L->rename_att(nc, id, "b", "a"));
+        break;
+    }
+    if (mode == 1 || mode == 3) {
+        /* and a same-length rewrite after a sync: stays where it is */
+        rec(r, L->sync(nc));
+        rec(r, L->put_att(nc, id, "d", NC_INT, 1, two));
+    }
+    return nc;
+}
+
+START_TEST(test_att_order)
+{
+    run_scenario("att_order", att_order, _i, _i);
+}
+END_TEST
+
 /* ---- main ----------------------------------------------------------------------------- */
 
 static Suite *storage_suite(void)
@@ -584,6 +648,7 @@ static Suite *storage_suite(void)
     tcase_add_test(tc, test_layouts);
     tcase_add_test(tc, test_large_contiguous);
     tcase_add_loop_test(tc, test_renames, 0, 2 * NRENAMES);
+    tcase_add_loop_test(tc, test_att_order, 0, 2 * NATT_OPS * NATT_MODES);
     suite_add_tcase(s, tc);
     return s;
 }
