@@ -143,17 +143,24 @@ const char *ncs_inq_libvers(void);
  * codes, 0, or positive errno values).  Never NULL. */
 const char *ncs_strerror(int status);
 
-/* Sets the format that ncs_create uses when cmode names none.
- * format: NCS_FORMAT_CLASSIC, _64BIT_OFFSET or _64BIT_DATA.  The previous
- * default is stored in *old_formatp.  Errors: NCS_EINVAL for other values. */
+/* Sets the format that ncs_create uses when cmode names none (none of
+ * NCS_CLASSIC_MODEL, NCS_NETCDF4, NCS_64BIT_OFFSET, NCS_64BIT_DATA).
+ * format: NCS_FORMAT_CLASSIC, _64BIT_OFFSET, _64BIT_DATA, _NETCDF4_CLASSIC
+ * (as NCS_NETCDF4|NCS_CLASSIC_MODEL) or _NETCDF4 (as NCS_NETCDF4: a
+ * netCDF-4 file not marked classic-model, as netCDF-C makes; ncslab still
+ * offers only the classic data model's calls on it).  The previous
+ * default is stored in *old_formatp, even on error.  Errors: NCS_EINVAL
+ * for other values. */
 int ncs_set_default_format(int format, int *old_formatp);
 
 /* ---- files -------------------------------------------------------------- */
 
 /* Creates a file and opens it in define mode.
  * cmode: NCS_CLOBBER or NCS_NOCLOBBER, optionally NCS_SHARE, and one of
- * NCS_64BIT_OFFSET (CDF-2), NCS_64BIT_DATA (CDF-5) or none (the default
- * format, CDF-1 unless changed).
+ * NCS_64BIT_OFFSET (CDF-2), NCS_64BIT_DATA (CDF-5), NCS_NETCDF4 (netCDF-4/
+ * HDF5; with NCS_CLASSIC_MODEL marked classic-model, else a file of
+ * NCS_FORMAT_NETCDF4 that holds classic-model content), NCS_CLASSIC_MODEL
+ * alone (CDF-1) or none (the default format, CDF-1 unless changed).
  * Errors: NCS_EINVAL (bad or conflicting flags, NULL path or ncidp),
  * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOTBUILT (a back end
  * not in this build), NCS_ENOMEM, errno values from the system. */
@@ -216,7 +223,9 @@ int ncs_inq_ndims(int ncid, int *ndimsp);
 int ncs_inq_nvars(int ncid, int *nvarsp);
 int ncs_inq_natts(int ncid, int *nattsp);
 int ncs_inq_unlimdim(int ncid, int *unlimdimidp);
-/* One of NCS_FORMAT_*.  Errors: NCS_EBADID. */
+/* One of NCS_FORMAT_*: NCS_FORMAT_NETCDF4_CLASSIC for a netCDF-4 file
+ * marked classic-model (_nc3_strict), NCS_FORMAT_NETCDF4 for one that is
+ * not, as netCDF-C reports them.  Errors: NCS_EBADID. */
 int ncs_inq_format(int ncid, int *formatp);
 /* The size in bytes of one external element of type xtype; NCS_EBADTYPE. */
 int ncs_inq_type_size(int xtype, size_t *sizep);

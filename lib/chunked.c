@@ -732,7 +732,11 @@ static int ch_create(ncs_file *f, const char *path, int cmode)
     if (status != NCS_NOERR) {
         H5Fclose(fid);
         unlink(path);
+        return status;
     }
+    CS(f)->strict = (cmode & NCS_CLASSIC_MODEL) != 0;
+    if (!CS(f)->strict)
+        f->flags |= NCSI_F_NC4;
     return status;
 }
 
@@ -749,6 +753,10 @@ static int ch_open(ncs_file *f, const char *path, int mode)
         return status;
     }
     cs = CS(f);
+    /* a file written without the classic model's mark keeps its format */
+    cs->strict = H5Aexists(fid, "_nc3_strict") > 0;
+    if (!cs->strict)
+        f->flags |= NCSI_F_NC4;
     status = ncsi_nc4_read(cs, &f->model);
     for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++) {
         cs->vars[i]->attached = 1;

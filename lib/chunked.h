@@ -5,8 +5,9 @@
  * A chunked file is an HDF5 file laid out as netCDF-4 in the classic data
  * model, so netCDF-C and ncdump read it:
  *   /                 root group; attributes: _NCProperties (string),
- *                     _nc3_strict (int 1: the classic model), then the
- *                     global attributes in creation order
+ *                     _nc3_strict (int 1: the classic model; absent in a
+ *                     netCDF-4 file not marked so), then the global
+ *                     attributes in creation order
  *   /<var>            one dataset per variable, created in varid order;
  *                     attributes in creation order; DIMENSION_LIST
  *                     references its dimension scales; _Netcdf4Coordinates
@@ -75,6 +76,7 @@ struct chunked {
     char **dimnames;             /* their link names */
     int meta_dirty;              /* attributes or names to rewrite */
     int nofill;                  /* NCS_NOFILL when the layout was made */
+    int strict;                  /* classic-model file: _nc3_strict */
     int version;
 };
 

@@ -1105,7 +1105,7 @@ int ncsi_nc4_write(chunked *cs, ncs_model *m)
         snprintf(props, sizeof props, "version=2,ncslab=%s,hdf5=%u.%u.%u", NCS_VERSION,
                  H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
         status = write_text_att(cs->fid, "_NCProperties", props);
-        if (status == NCS_NOERR)
+        if (status == NCS_NOERR && cs->strict)
             status = write_int_att(cs->fid, "_nc3_strict", -1, &one);
         if (status != NCS_NOERR)
             return status;

@@ -530,6 +530,8 @@ extern const ncs_store_methods ncsi_chunked_store;
 #define NCSI_F_SHARE   0x10
 #define NCSI_F_HDIRTY  0x20   /* header differs from the file */
 #define NCSI_F_NDIRTY  0x40   /* numrecs differs from the file */
+#define NCSI_F_NC4     0x80   /* netCDF-4 file not marked classic-model
+                                 (no _nc3_strict): NCS_FORMAT_NETCDF4 */
 
 struct ncs_file {
     int ncid;

@@ -12,6 +12,13 @@
  *              and written by ncslab on both sides of 4 GiB; and one that
  *              ncslab creates, read by netCDF-C.  Skipped where the file
  *              system does not keep the unwritten part sparse.
+ *  renames     varids after variables are renamed (data and define mode,
+ *              names passed around, in the creating session and reopened)
+ *  att_order   attribute order in the file after rewrites of each kind in
+ *              each state, on variables and globals
+ *  formats     every default format with every format flag (codes, old
+ *              default, the format each library reports for each file); a
+ *              netCDF-4 file not marked classic-model stays so
  *
  * Files live in a temporary directory that is removed when every test
  * passed.
@@ -638,6 +645,82 @@ START_TEST(test_att_order)
 }
 END_TEST
 
+/* ---- formats ---------------------------------------------------------------------------- */
+
+/* Every default format with every format flag: the codes, the old default
+ * and the format of the file made, through both libraries; each library
+ * reads the other's file as the same format. */
+START_TEST(test_formats)
+{
+    static const int cmodes[] = {0, NC_CLASSIC_MODEL, NC_NETCDF4, NC4, NC_64BIT_OFFSET,
+                                 NC_64BIT_DATA, NC_64BIT_OFFSET | NC_CLASSIC_MODEL};
+    char path[2][512];
+    int old[2], rc[2];
+    for (int def = -1; def <= 6; def++) {
+        old[0] = old[1] = -5;
+        rc[0] = nc_set_default_format(def, &old[0]);
+        rc[1] = ncs_set_default_format(def, &old[1]);
+        ck_assert_msg(rc[0] == rc[1] && old[0] == old[1],
+                      "set_default_format(%d): netCDF-C %d old %d, ncslab %d old %d", def, rc[0],
+                      old[0], rc[1], old[1]);
+        if (rc[0] != 0)
+            continue;
+        for (int c = 0; c < (int)(sizeof cmodes / sizeof cmodes[0]); c++) {
+            int nc, ns, fmt[4] = {-1, -2, -3, -4};
+            path_of(path[0], sizeof path[0], "format_netcdf");
+            path_of(path[1], sizeof path[1], "format_ncslab");
+            NC_OK(nc_create(path[0], NC_CLOBBER | cmodes[c], &nc));
+            NS_OK(ncs_create(path[1], NCS_CLOBBER | cmodes[c], &ns));
+            NC_OK(nc_inq_format(nc, &fmt[0]));
+            NS_OK(ncs_inq_format(ns, &fmt[1]));
+            NC_OK(nc_close(nc));
+            NS_OK(ncs_close(ns));
+            NC_OK(nc_open(path[1], NC_NOWRITE, &nc));
+            NC_OK(nc_inq_format(nc, &fmt[2]));
+            NC_OK(nc_close(nc));
+            NS_OK(ncs_open(path[0], NCS_NOWRITE, &ns));
+            NS_OK(ncs_inq_format(ns, &fmt[3]));
+            NS_OK(ncs_close(ns));
+            ck_assert_msg(fmt[0] == fmt[1] && fmt[0] == fmt[2] && fmt[0] == fmt[3],
+                          "default %d, cmode %#x: netCDF-C's file %d, ncslab's %d; netCDF-C "
+                          "reads ncslab's as %d, ncslab netCDF-C's as %d",
+                          def, cmodes[c], fmt[0], fmt[1], fmt[2], fmt[3]);
+            unlink(path[0]);
+            unlink(path[1]);
+        }
+    }
+    nc_set_default_format(NC_FORMAT_CLASSIC, NULL);
+    ncs_set_default_format(NCS_FORMAT_CLASSIC, NULL);
+}
+END_TEST
+
+/* A netCDF-4 file not marked classic-model stays so when ncslab changes it. */
+START_TEST(test_format_kept)
+{
+    char path[512];
+    int nc, ns, d, v, fmt = -1, one = 1;
+    path_of(path, sizeof path, "format_kept");
+    NC_OK(nc_create(path, NC_CLOBBER | NC_NETCDF4, &nc));
+    NC_OK(nc_def_dim(nc, "x", 2, &d));
+    NC_OK(nc_def_var(nc, "v", NC_INT, 1, &d, &v));
+    NC_OK(nc_close(nc));
+    NS_OK(ncs_open(path, NCS_WRITE, &ns));
+    NS_OK(ncs_redef(ns));
+    NS_OK(ncs_put_att(ns, NCS_GLOBAL, "added", NCS_INT, 1, NCS_INT, &one));
+    NS_OK(ncs_def_var(ns, "w", NCS_INT, 1, &d, &v));
+    NS_OK(ncs_close(ns));
+    NC_OK(nc_open(path, NC_NOWRITE, &nc));
+    NC_OK(nc_inq_format(nc, &fmt));
+    ck_assert_int_eq(fmt, NC_FORMAT_NETCDF4);
+    NC_OK(nc_close(nc));
+    NS_OK(ncs_open(path, NCS_NOWRITE, &ns));
+    NS_OK(ncs_inq_format(ns, &fmt));
+    ck_assert_int_eq(fmt, NCS_FORMAT_NETCDF4);
+    NS_OK(ncs_close(ns));
+    unlink(path);
+}
+END_TEST
+
 /* ---- main ----------------------------------------------------------------------------- */
 
 static Suite *storage_suite(void)
@@ -649,6 +732,8 @@ static Suite *storage_suite(void)
     tcase_add_test(tc, test_large_contiguous);
     tcase_add_loop_test(tc, test_renames, 0, 2 * NRENAMES);
     tcase_add_loop_test(tc, test_att_order, 0, 2 * NATT_OPS * NATT_MODES);
+    tcase_add_test(tc, test_formats);
+    tcase_add_test(tc, test_format_kept);
     suite_add_tcase(s, tc);
     return s;
 }
