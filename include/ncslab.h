@@ -130,7 +130,11 @@ extern "C" {
 #define NCS_ENOTFOUND     (-90)  /* no such file */
 #define NCS_EINTERNAL     (-92)  /* internal inconsistency (a bug) */
 #define NCS_EHDFERR       (-101) /* error in the HDF5 layer */
-#define NCS_ENOTBUILT     (-128) /* feature not built into this library */
+#define NCS_ENOTBUILT     (-128) /* feature not built into this library;
+                                     ncs_open: a netCDF-4 file using the
+                                     enhanced model (groups, strings,
+                                     user-defined types), which ncslab does
+                                     not represent */
 #define NCS_EFILTER       (-132) /* filter failure */
 #define NCS_ENOFILTER     (-136) /* filter not available */
 
@@ -171,8 +175,12 @@ int ncs_create(const char *path, int cmode, int *ncidp);
  * missing part of a read-only file then fails with NCS_ETRUNC.
  * Errors: NCS_ENOTNC (not a netCDF file, or a malformed header),
  * NCS_EBADNAME, NCS_EBADDIM, NCS_EUNLIMPOS (a header no definition could
- * have made), NCS_EVARSIZE (sizes the format cannot hold), NCS_EINVAL,
- * NCS_ENOMEM, errno values (ENOENT for a missing file). */
+ * have made), NCS_EVARSIZE (sizes the format cannot hold), NCS_ENOTBUILT
+ * (a valid netCDF-4 file that uses features outside the classic data
+ * model: groups, strings, user-defined types; netCDF-C's code for a file
+ * it was built without support for), NCS_EBADTYPE (an HDF5 type netCDF
+ * has no type for), NCS_EINVAL, NCS_ENOMEM, errno values (ENOENT for a
+ * missing file). */
 int ncs_open(const char *path, int mode, int *ncidp);
 
 /* Puts an open file back into define mode.  Errors: NCS_EBADID, NCS_EPERM

@@ -4,9 +4,11 @@
  * (the layout is described in chunked.h).
  *
  * Only the classic data model is represented: one group, the classic
- * types, fixed-size text and numeric attributes.  A file using anything
- * else (groups, user types, strings) is refused with NCS_ENOTNC or
- * NCS_EBADTYPE rather than half read.
+ * types, fixed-size text and numeric attributes.  A file using netCDF-4's
+ * enhanced model (groups, user-defined types, strings) is refused with
+ * NCS_ENOTBUILT rather than half read: a valid file this library has no
+ * support for, as netCDF-C answers for a netCDF-4 file when built without
+ * it.  HDF5 types netCDF has no type for stay NCS_EBADTYPE.
  */
 #include "chunked.h"
 
@@ -86,6 +88,24 @@ static int nc_type_of(hid_t t, int *swap)
     if (cls == H5T_FLOAT)
         return size == 4 ? NCS_FLOAT : size == 8 ? NCS_DOUBLE : 0;
     return 0;
+}
+
+/* The status for an HDF5 type that is not a classic one: the enhanced
+ * model's strings (variable-length, or fixed-length of more than one
+ * byte, netCDF-C's NC_STRING) and user-defined types (compound, enum,
+ * variable-length, opaque) are NCS_ENOTBUILT, anything else NCS_EBADTYPE. */
+static int not_classic(hid_t t)
+{
+    switch (H5Tget_class(t)) {
+    case H5T_STRING:
+    case H5T_COMPOUND:
+    case H5T_ENUM:
+    case H5T_VLEN:
+    case H5T_OPAQUE:
+        return NCS_ERR(NCS_ENOTBUILT);
+    default:
+        return NCS_ERR(NCS_EBADTYPE);
+    }
 }
 
 /* A fixed-size ASCII string type of n bytes, NUL-terminated padding, as
@@ -297,7 +317,7 @@ static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, v
     if (H5Tget_class(t) == H5T_STRING) {
         size_t size = H5Tget_size(t);
         if (H5Tis_variable_str(t) > 0) {
-            status = NCS_ERR(NCS_EBADTYPE);
+            status = not_classic(t);
             goto done;
         }
         type = NCS_CHAR;
@@ -305,7 +325,7 @@ static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, v
     } else {
         type = nc_type_of(t, &swap);
         if (type == 0 || type == NCS_CHAR) {
-            status = NCS_ERR(NCS_EBADTYPE);
+            status = not_classic(t);
             goto done;
         }
         a.nelems = (uint64_t)npoints;
@@ -563,7 +583,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     }
     if (oi.type != H5O_TYPE_DATASET) {
         /* groups and named types are outside the classic model */
-        w->status = NCS_ERR(NCS_ENOTNC);
+        w->status = NCS_ERR(NCS_ENOTBUILT);
         return -1;
     }
     if (w->n == w->cap) {
@@ -844,12 +864,12 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         }
         t = H5Dget_type(d->ds);
         v->type = t >= 0 ? nc_type_of(t, &swap) : 0;
+        if (v->type == 0)
+            status = t >= 0 ? not_classic(t) : NCS_ERR(NCS_EHDFERR);
         if (t >= 0)
             H5Tclose(t);
-        if (v->type == 0) {
-            status = NCS_ERR(NCS_EBADTYPE);
+        if (v->type == 0)
             goto done;
-        }
         status = var_dimids(d, &w, dimid_of, dimids);
         if (status != NCS_NOERR)
             goto done;

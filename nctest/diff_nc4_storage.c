@@ -19,6 +19,8 @@
  *  formats     every default format with every format flag (codes, old
  *              default, the format each library reports for each file); a
  *              netCDF-4 file not marked classic-model stays so
+ *  enhanced    files with groups, strings and user-defined types are
+ *              refused with NCS_ENOTBUILT
  *
  * Files live in a temporary directory that is removed when every test
  * passed.
@@ -721,6 +723,65 @@ START_TEST(test_format_kept)
 }
 END_TEST
 
+/* ---- the enhanced model ----------------------------------------------------------------- */
+
+/* netCDF-C's files using netCDF-4 features outside the classic model are
+ * refused with NCS_ENOTBUILT (a valid file this library cannot represent),
+ * not NCS_ENOTNC (which says the file is broken). */
+START_TEST(test_enhanced)
+{
+    static const char *const what[] = {"group", "string variable", "string attribute",
+                                       "compound type", "enum type", "vlen type", "opaque type"};
+    char path[512];
+    int nc, ns, d, v, g, t, s;
+    path_of(path, sizeof path, "enhanced");
+    NC_OK(nc_create(path, NC_CLOBBER | NC_NETCDF4, &nc));
+    NC_OK(nc_def_dim(nc, "x", 2, &d));
+    switch (_i) {
+    case 0:
+        NC_OK(nc_def_grp(nc, "sub", &g));
+        NC_OK(nc_def_var(g, "v", NC_INT, 1, &d, &v));
+        break;
+    case 1:
+        NC_OK(nc_def_var(nc, "v", NC_STRING, 1, &d, &v));
+        break;
+    case 2: {
+        const char *text[1] = {"a string"};
+        NC_OK(nc_def_var(nc, "v", NC_INT, 1, &d, &v));
+        NC_OK(nc_put_att_string(nc, v, "s", 1, text));
+        break;
+    }
+    case 3:
+        NC_OK(nc_def_compound(nc, sizeof(int), "pair", &t));
+        NC_OK(nc_insert_compound(nc, t, "i", 0, NC_INT));
+        NC_OK(nc_def_var(nc, "v", t, 1, &d, &v));
+        break;
+    case 4: {
+        int zero = 0;
+        NC_OK(nc_def_enum(nc, NC_INT, "colour", &t));
+        NC_OK(nc_insert_enum(nc, t, "red", &zero));
+        NC_OK(nc_def_var(nc, "v", t, 1, &d, &v));
+        break;
+    }
+    case 5:
+        NC_OK(nc_def_vlen(nc, "ragged", NC_INT, &t));
+        NC_OK(nc_def_var(nc, "v", t, 1, &d, &v));
+        break;
+    default:
+        NC_OK(nc_def_opaque(nc, 4, "blob", &t));
+        NC_OK(nc_def_var(nc, "v", t, 1, &d, &v));
+        break;
+    }
+    NC_OK(nc_close(nc));
+    s = ncs_open(path, NCS_NOWRITE, &ns);
+    if (s == NCS_NOERR)
+        ncs_close(ns);
+    ck_assert_msg(s == NCS_ENOTBUILT, "%s: ncs_open -> %d (%s), expected NCS_ENOTBUILT", what[_i],
+                  s, ncs_strerror(s));
+    unlink(path);
+}
+END_TEST
+
 /* ---- main ----------------------------------------------------------------------------- */
 
 static Suite *storage_suite(void)
@@ -734,6 +795,7 @@ static Suite *storage_suite(void)
     tcase_add_loop_test(tc, test_att_order, 0, 2 * NATT_OPS * NATT_MODES);
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_format_kept);
+    tcase_add_loop_test(tc, test_enhanced, 0, 7);
     suite_add_tcase(s, tc);
     return s;
 }
