@@ -515,12 +515,13 @@ static void run_scenario(const char *what, scenario_fn fn, int arg_nc, int arg_n
     unlink(path[1]);
 }
 
-/* Four variables (values 10, 20, 30, 40) written; then, with reopen,
- * closed and opened for writing. */
+/* Four variables (values 10, 20, 30, 40; the third the coordinate
+ * variable of its dimension) written; then, with reopen, closed and
+ * opened for writing. */
 static int four_vars(run *r, const char *path, int reopen)
 {
     const lib *L = r->L;
-    static const char *const names[4] = {"aa", "bb", "cc", "dd"};
+    static const char *const names[4] = {"aa", "bb", "x", "dd"};
     int nc, d, v;
     rec(r, L->create(path, NC_CLOBBER | NC4, &nc));
     rec(r, L->def_dim(nc, "x", 3, &d));
@@ -551,7 +552,7 @@ static int renames(run *r, const char *path, int k)
         rec(r, L->rename_var(nc, 0, "a"));
         break;
     case 1:
-        rec(r, L->rename_var(nc, 2, "c"));
+        rec(r, L->rename_var(nc, 3, "d"));
         rec(r, L->rename_var(nc, 1, "b"));
         break;
     case 2:
