@@ -130,7 +130,11 @@ extern "C" {
 #define NCS_ENOTFOUND     (-90)  /* no such file */
 #define NCS_EINTERNAL     (-92)  /* internal inconsistency (a bug) */
 #define NCS_EHDFERR       (-101) /* error in the HDF5 layer */
-#define NCS_ENOTBUILT     (-128) /* feature not built into this library */
+#define NCS_ENOTBUILT     (-128) /* feature not built into this library;
+                                     ncs_open: a netCDF-4 file using the
+                                     enhanced model (groups, strings,
+                                     user-defined types), which ncslab does
+                                     not represent */
 #define NCS_EFILTER       (-132) /* filter failure */
 #define NCS_ENOFILTER     (-136) /* filter not available */
 
@@ -143,17 +147,24 @@ const char *ncs_inq_libvers(void);
  * codes, 0, or positive errno values).  Never NULL. */
 const char *ncs_strerror(int status);
 
-/* Sets the format that ncs_create uses when cmode names none.
- * format: NCS_FORMAT_CLASSIC, _64BIT_OFFSET or _64BIT_DATA.  The previous
- * default is stored in *old_formatp.  Errors: NCS_EINVAL for other values. */
+/* Sets the format that ncs_create uses when cmode names none (none of
+ * NCS_CLASSIC_MODEL, NCS_NETCDF4, NCS_64BIT_OFFSET, NCS_64BIT_DATA).
+ * format: NCS_FORMAT_CLASSIC, _64BIT_OFFSET, _64BIT_DATA, _NETCDF4_CLASSIC
+ * (as NCS_NETCDF4|NCS_CLASSIC_MODEL) or _NETCDF4 (as NCS_NETCDF4: a
+ * netCDF-4 file not marked classic-model, as netCDF-C makes; ncslab still
+ * offers only the classic data model's calls on it).  The previous
+ * default is stored in *old_formatp, even on error.  Errors: NCS_EINVAL
+ * for other values. */
 int ncs_set_default_format(int format, int *old_formatp);
 
 /* ---- files -------------------------------------------------------------- */
 
 /* Creates a file and opens it in define mode.
  * cmode: NCS_CLOBBER or NCS_NOCLOBBER, optionally NCS_SHARE, and one of
- * NCS_64BIT_OFFSET (CDF-2), NCS_64BIT_DATA (CDF-5) or none (the default
- * format, CDF-1 unless changed).
+ * NCS_64BIT_OFFSET (CDF-2), NCS_64BIT_DATA (CDF-5), NCS_NETCDF4 (netCDF-4/
+ * HDF5; with NCS_CLASSIC_MODEL marked classic-model, else a file of
+ * NCS_FORMAT_NETCDF4 that holds classic-model content), NCS_CLASSIC_MODEL
+ * alone (CDF-1) or none (the default format, CDF-1 unless changed).
  * Errors: NCS_EINVAL (bad or conflicting flags, NULL path or ncidp),
  * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOTBUILT (a back end
  * not in this build), NCS_ENOMEM, errno values from the system. */
@@ -164,8 +175,12 @@ int ncs_create(const char *path, int cmode, int *ncidp);
  * missing part of a read-only file then fails with NCS_ETRUNC.
  * Errors: NCS_ENOTNC (not a netCDF file, or a malformed header),
  * NCS_EBADNAME, NCS_EBADDIM, NCS_EUNLIMPOS (a header no definition could
- * have made), NCS_EVARSIZE (sizes the format cannot hold), NCS_EINVAL,
- * NCS_ENOMEM, errno values (ENOENT for a missing file). */
+ * have made), NCS_EVARSIZE (sizes the format cannot hold), NCS_ENOTBUILT
+ * (a valid netCDF-4 file that uses features outside the classic data
+ * model: groups, strings, user-defined types; netCDF-C's code for a file
+ * it was built without support for), NCS_EBADTYPE (an HDF5 type netCDF
+ * has no type for), NCS_EINVAL, NCS_ENOMEM, errno values (ENOENT for a
+ * missing file). */
 int ncs_open(const char *path, int mode, int *ncidp);
 
 /* Puts an open file back into define mode.  Errors: NCS_EBADID, NCS_EPERM
@@ -216,7 +231,9 @@ int ncs_inq_ndims(int ncid, int *ndimsp);
 int ncs_inq_nvars(int ncid, int *nvarsp);
 int ncs_inq_natts(int ncid, int *nattsp);
 int ncs_inq_unlimdim(int ncid, int *unlimdimidp);
-/* One of NCS_FORMAT_*.  Errors: NCS_EBADID. */
+/* One of NCS_FORMAT_*: NCS_FORMAT_NETCDF4_CLASSIC for a netCDF-4 file
+ * marked classic-model (_nc3_strict), NCS_FORMAT_NETCDF4 for one that is
+ * not, as netCDF-C reports them.  Errors: NCS_EBADID. */
 int ncs_inq_format(int ncid, int *formatp);
 /* The size in bytes of one external element of type xtype; NCS_EBADTYPE. */
 int ncs_inq_type_size(int xtype, size_t *sizep);
@@ -333,12 +350,18 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
  * inquiries report contiguous, unfiltered storage). */
 #define NCS_CHUNKED    0
 #define NCS_CONTIGUOUS 1
+#define NCS_COMPACT    2  /* reported for datasets stored in the object header */
 #define NCS_ENOTNC4    (-111) /* netCDF-4 operation on a classic file */
 #define NCS_ELATEDEF   (-123) /* storage settings after data was written */
 #define NCS_EBADCHUNK  (-127) /* chunk sizes do not fit the variable */
 
 /* Chunk shape of a variable: chunksizes[d] elements along dimension d (each
  * > 0, at most the dimension's length for fixed dimensions).
+ * The inquiry's *storagep is NCS_CHUNKED (chunksizes filled in),
+ * NCS_CONTIGUOUS (scalars, variables set so, contiguous datasets of any
+ * size in existing files) or NCS_COMPACT (compact datasets in existing
+ * files); contiguous and compact variables are read and written through
+ * HDF5's own selection I/O.
  * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTINDEFINE, NCS_ENOTNC4,
  * NCS_EBADCHUNK, NCS_EINVAL. */
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes);

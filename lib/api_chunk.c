@@ -100,7 +100,7 @@ int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes)
     if (status != NCS_NOERR)
         return status;
     if (storagep != NULL)
-        *storagep = st.contiguous ? NCS_CONTIGUOUS : NCS_CHUNKED;
+        *storagep = st.compact ? NCS_COMPACT : st.contiguous ? NCS_CONTIGUOUS : NCS_CHUNKED;
     if (chunksizes != NULL && !st.contiguous)
         for (int d = 0; d < f->model.vars[varid].ndims; d++)
             chunksizes[d] = (size_t)st.chunks[d];

@@ -24,7 +24,7 @@
 ncs_file *ncsi_open_files[NCSI_MAX_OPEN];
 #define open_files ncsi_open_files
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static int default_version = 1;
+static int default_format = NCS_FORMAT_CLASSIC;
 
 int ncsi_file_register(ncs_file *f)
 {
@@ -110,17 +110,31 @@ const char *ncs_inq_libvers(void)
 
 int ncs_set_default_format(int format, int *old_formatp)
 {
-    int old = default_version == 1 ? NCS_FORMAT_CLASSIC
-            : default_version == 2 ? NCS_FORMAT_64BIT_OFFSET : NCS_FORMAT_64BIT_DATA;
     /* the old format is reported even when the new one is refused, as
      * netCDF-C does */
     if (old_formatp != NULL)
-        *old_formatp = old;
-    if (format != NCS_FORMAT_CLASSIC && format != NCS_FORMAT_64BIT_OFFSET &&
-        format != NCS_FORMAT_64BIT_DATA)
+        *old_formatp = default_format;
+    if (format < NCS_FORMAT_CLASSIC || format > NCS_FORMAT_64BIT_DATA)
         return NCS_ERR(NCS_EINVAL);
-    default_version = format == NCS_FORMAT_CLASSIC ? 1 : format == NCS_FORMAT_64BIT_OFFSET ? 2 : 5;
+    default_format = format;
     return NCS_NOERR;
+}
+
+/* The format flags the default format stands for, added to a cmode that
+ * names no format (none of NCS_CLASSIC_MODEL, NCS_NETCDF4,
+ * NCS_64BIT_OFFSET, NCS_64BIT_DATA: NCS_CLASSIC_MODEL alone is CDF-1,
+ * whatever the default, as in netCDF-C). */
+static int default_format_flags(int cmode)
+{
+    if (cmode & (NCS_CLASSIC_MODEL | NCS_NETCDF4 | NCS_64BIT_OFFSET | NCS_64BIT_DATA))
+        return 0;
+    switch (default_format) {
+    case NCS_FORMAT_64BIT_OFFSET:    return NCS_64BIT_OFFSET;
+    case NCS_FORMAT_64BIT_DATA:      return NCS_64BIT_DATA;
+    case NCS_FORMAT_NETCDF4:         return NCS_NETCDF4;
+    case NCS_FORMAT_NETCDF4_CLASSIC: return NCS_NETCDF4 | NCS_CLASSIC_MODEL;
+    default:                         return 0;
+    }
 }
 
 int ncs_inq_type_size(int xtype, size_t *sizep)
@@ -178,15 +192,17 @@ int ncs_create(const char *path, int cmode, int *ncidp)
         ((cmode & NCS_NETCDF4) != 0) > 1)
         return NCS_ERR(NCS_EINVAL);
 
+    cmode |= default_format_flags(cmode);
     f = file_new(path);
     if (f == NULL)
         return NCS_ERR(NCS_ENOMEM);
-    f->version = (cmode & NCS_64BIT_DATA) ? 5 : (cmode & NCS_64BIT_OFFSET) ? 2 : default_version;
+    f->version = (cmode & NCS_64BIT_DATA) ? 5 : (cmode & NCS_64BIT_OFFSET) ? 2 : 1;
     f->flags = NCSI_F_WRITE | NCSI_F_INDEF | NCSI_F_CREATED;
     if (cmode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
-    /* NCS_NETCDF4 selects chunked storage; its files are always in the
-     * classic data model, the only one ncslab speaks */
+    /* NCS_NETCDF4 selects chunked storage.  ncslab speaks only the classic
+     * data model, but, as netCDF-C, marks the file classic-model only with
+     * NCS_CLASSIC_MODEL (the chunked back end's create reads cmode) */
     f->store = (cmode & NCS_NETCDF4) ? &ncsi_chunked_store : &ncsi_classic_store;
     status = f->store->create(f, path, cmode);
     if (status != NCS_NOERR) {
@@ -442,6 +458,7 @@ int ncs_inq_format(int ncid, int *formatp)
     if (formatp != NULL)
         *formatp = f->version == 1 ? NCS_FORMAT_CLASSIC
                  : f->version == 2 ? NCS_FORMAT_64BIT_OFFSET
-                 : f->version == 5 ? NCS_FORMAT_64BIT_DATA : NCS_FORMAT_NETCDF4_CLASSIC;
+                 : f->version == 5 ? NCS_FORMAT_64BIT_DATA
+                 : (f->flags & NCSI_F_NC4) ? NCS_FORMAT_NETCDF4 : NCS_FORMAT_NETCDF4_CLASSIC;
     return NCS_NOERR;
 }

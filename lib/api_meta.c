@@ -513,7 +513,16 @@ static int rename_att_nfc(int ncid, int varid, const char *name, const char *new
         return NCS_ERR(NCS_ENOTATT);
     if (ncsi_find_att(l, newname) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
-    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+    {
+        /* under its new name the attribute is new to a netCDF-4 file
+         * (cleared first: a shared file writes it through at once) */
+        int was = l->a[idx].in_file;
+        l->a[idx].in_file = 0;
+        status = set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+        if (status == NCS_ENOTINDEFINE || status == NCS_ENOMEM)
+            l->a[idx].in_file = was;   /* refused before the rename */
+        return status;
+    }
 }
 
 static int del_att_nfc(int ncid, int varid, const char *name)

@@ -163,9 +163,11 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
             return NCS_ERR(NCS_EBADCHUNK);
         cv->cdsz[d] = elems;
     }
-    if (elems > SIZE_MAX / cv->esz || elems * cv->esz > ((size_t)1 << 32))
-        return NCS_ERR(NCS_EBADCHUNK);  /* HDF5 chunks are under 4 GiB */
-    cv->chunk_bytes = (size_t)elems * cv->esz;
+    /* only chunks ncslab moves itself are bounded (HDF5 chunks are under
+     * 4 GiB); a contiguous dataset of any size goes through HDF5 */
+    if (cv->direct && (elems > SIZE_MAX / cv->esz || elems * cv->esz > ((size_t)1 << 32)))
+        return NCS_ERR(NCS_EBADCHUNK);
+    cv->chunk_bytes = cv->direct ? (size_t)elems * cv->esz : 0;
     i = ncsi_find_att(&v->atts, "_FillValue");
     if (i >= 0 && v->atts.a[i].type == v->type && v->atts.a[i].nelems == 1)
         memcpy(be, v->atts.a[i].xval, cv->esz);
@@ -426,6 +428,36 @@ static int h5_transfer(cvar *cv, int ndims, const hsize_t *start, const hsize_t 
     return status;
 }
 
+/* A request in the variable's own type and natural order: HDF5 moves the
+ * caller's buffer itself (a contiguous dataset's rows are one read), with
+ * no copy through a buffer of the request's size. */
+static int fallback_in_place(cvar *cv, const ncs_var *v, const hsize_t *start,
+                             const hsize_t *count, const hsize_t *stride, unsigned char *buf,
+                             int put)
+{
+    H5D_space_status_t alloc;
+    hid_t mtype = memory_type(v);
+    int status;
+    if (mtype < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    if (!put) {
+        uint64_t n = 1;
+        for (int d = 0; d < v->ndims; d++)
+            n *= count[d];
+        /* where nothing is allocated and the fill time is "never", HDF5
+         * leaves the buffer as it is: fill values, as elsewhere (storage
+         * not chunked, once allocated, stays so; chunks come with growth) */
+        if (cv->allocated ||
+            (H5Dget_space_status(cv->dset, &alloc) >= 0 && alloc == H5D_SPACE_STATUS_ALLOCATED))
+            cv->allocated = cv->st.contiguous;
+        else
+            fill_chunk(cv, buf, (size_t)n * cv->esz);
+    }
+    status = h5_transfer(cv, v->ndims, start, count, stride, mtype, buf, put);
+    H5Tclose(mtype);
+    return status;
+}
+
 static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
                     int memtype, unsigned char *buf, int put)
 {
@@ -437,6 +469,14 @@ static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
     cx x;
     int status = NCS_NOERR;
 
+    for (int d = 0; d < v->ndims; d++) {
+        start[d] = s->start[d];
+        count[d] = s->count[d];
+        stride[d] = s->stride[d];
+    }
+    if (memtype == v->type && ncsi_slab_natural_map(s) &&
+        (put || !v->isrec || s->start[0] + (s->count[0] - 1) * s->stride[0] < cv->extent0))
+        return fallback_in_place(cv, v, start, count, stride, buf, put);
     for (int d = v->ndims - 1; d >= 0; d--) {
         n *= s->count[d];
         dsz[d] = n;
@@ -467,9 +507,6 @@ static int fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
     for (int d = 0; d < v->ndims; d++) {
         dense.start[d] = 0;
         dense.stride[d] = 1;
-        start[d] = s->start[d];
-        count[d] = s->count[d];
-        stride[d] = s->stride[d];
     }
     memset(&x, 0, sizeof x);
     x.f = f;
@@ -696,7 +733,11 @@ static int ch_create(ncs_file *f, const char *path, int cmode)
     if (status != NCS_NOERR) {
         H5Fclose(fid);
         unlink(path);
+        return status;
     }
+    CS(f)->strict = (cmode & NCS_CLASSIC_MODEL) != 0;
+    if (!CS(f)->strict)
+        f->flags |= NCSI_F_NC4;
     return status;
 }
 
@@ -713,6 +754,10 @@ static int ch_open(ncs_file *f, const char *path, int mode)
         return status;
     }
     cs = CS(f);
+    /* a file written without the classic model's mark keeps its format */
+    cs->strict = H5Aexists(fid, "_nc3_strict") > 0;
+    if (!cs->strict)
+        f->flags |= NCSI_F_NC4;
     status = ncsi_nc4_read(cs, &f->model);
     for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++) {
         cs->vars[i]->attached = 1;
@@ -778,6 +823,7 @@ static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
     (void)v_align;
     (void)v_minfree;
     (void)r_align;
+    cs->nofill = (f->flags & NCSI_F_NOFILL) != 0;
     for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++)
         if (cs->vars[i]->dset < 0)
             status = ncsi_cvar_setup(cs->vars[i], &f->model);

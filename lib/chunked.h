@@ -5,8 +5,9 @@
  * A chunked file is an HDF5 file laid out as netCDF-4 in the classic data
  * model, so netCDF-C and ncdump read it:
  *   /                 root group; attributes: _NCProperties (string),
- *                     _nc3_strict (int 1: the classic model), then the
- *                     global attributes in creation order
+ *                     _nc3_strict (int 1: the classic model; absent in a
+ *                     netCDF-4 file not marked so), then the global
+ *                     attributes in creation order
  *   /<var>            one dataset per variable, created in varid order;
  *                     attributes in creation order; DIMENSION_LIST
  *                     references its dimension scales; _Netcdf4Coordinates
@@ -58,6 +59,7 @@ typedef struct cvar {
     int attached;                /* dimension scales attached */
     int scale_dim;               /* the dimension whose scale the dataset is
                                     in the file; -1: none */
+    int allocated;               /* contiguous or compact, storage allocated */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many
@@ -79,6 +81,8 @@ struct chunked {
     hid_t *dimds;                /* dimension-only datasets, -1 where none */
     char **dimnames;             /* their link names */
     int meta_dirty;              /* attributes or names to rewrite */
+    int nofill;                  /* NCS_NOFILL when the layout was made */
+    int strict;                  /* classic-model file: _nc3_strict */
     int version;
 };
 
@@ -89,8 +93,9 @@ int  ncsi_nc4_open(const char *path, int write, hid_t *fidp);
 /* Reads the model and the per-variable storage of an open file. */
 int  ncsi_nc4_read(chunked *cs, ncs_model *m);
 /* Brings the file's metadata in line with the model: creates missing
- * datasets and dimension scales, renames, rewrites every attribute. */
-int  ncsi_nc4_write(chunked *cs, const ncs_model *m);
+ * datasets and dimension scales, renames, rewrites the attributes (and
+ * marks them in_file). */
+int  ncsi_nc4_write(chunked *cs, ncs_model *m);
 /* HDF5 file type of an external type, in native order. */
 hid_t ncsi_nc4_h5type(int xtype);
 void ncsi_nc4_close_objects(chunked *cs);

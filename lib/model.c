@@ -96,6 +96,7 @@ static int att_copy(const ncs_att *src, ncs_att *dst)
     dst->namelen = src->namelen;
     dst->type = src->type;
     dst->nelems = src->nelems;
+    dst->in_file = src->in_file;
     dst->xval = ncsi_malloc(nb ? nb : 1);
     if (dst->name == NULL || dst->xval == NULL) {
         ncsi_att_free(dst);
@@ -138,10 +139,13 @@ int ncsi_attlist_put(ncs_attlist *l, ncs_att *a)
 {
     int i = ncsi_find_att(l, a->name);
     if (i >= 0) {
+        int in_file = l->a[i].in_file;
         ncsi_att_free(&l->a[i]);
         l->a[i] = *a;
+        l->a[i].in_file = in_file;
         return NCS_NOERR;
     }
+    a->in_file = 0;
     if (l->n == l->cap) {
         int cap = l->cap ? l->cap * 2 : 4;
         ncs_att *na = ncsi_realloc(l->a, (size_t)cap * sizeof *na);

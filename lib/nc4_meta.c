@@ -4,9 +4,11 @@
  * (the layout is described in chunked.h).
  *
  * Only the classic data model is represented: one group, the classic
- * types, fixed-size text and numeric attributes.  A file using anything
- * else (groups, user types, strings) is refused with NCS_ENOTNC or
- * NCS_EBADTYPE rather than half read.
+ * types, fixed-size text and numeric attributes.  A file using netCDF-4's
+ * enhanced model (groups, user-defined types, strings) is refused with
+ * NCS_ENOTBUILT rather than half read: a valid file this library has no
+ * support for, as netCDF-C answers for a netCDF-4 file when built without
+ * it.  HDF5 types netCDF has no type for stay NCS_EBADTYPE.
  */
 #include "chunked.h"
 
@@ -90,6 +92,24 @@ static int nc_type_of(hid_t t, int *swap)
     if (cls == H5T_FLOAT)
         return size == 4 ? NCS_FLOAT : size == 8 ? NCS_DOUBLE : 0;
     return 0;
+}
+
+/* The status for an HDF5 type that is not a classic one: the enhanced
+ * model's strings (variable-length, or fixed-length of more than one
+ * byte, netCDF-C's NC_STRING) and user-defined types (compound, enum,
+ * variable-length, opaque) are NCS_ENOTBUILT, anything else NCS_EBADTYPE. */
+static int not_classic(hid_t t)
+{
+    switch (H5Tget_class(t)) {
+    case H5T_STRING:
+    case H5T_COMPOUND:
+    case H5T_ENUM:
+    case H5T_VLEN:
+    case H5T_OPAQUE:
+        return NCS_ERR(NCS_ENOTBUILT);
+    default:
+        return NCS_ERR(NCS_EBADTYPE);
+    }
 }
 
 /* A fixed-size ASCII string type of n bytes, NUL-terminated padding, as
@@ -219,7 +239,9 @@ int ncsi_nc4_open(const char *path, int write, hid_t *fidp)
 
 /* ---- attributes -------------------------------------------------------------- */
 
-static int write_att(hid_t obj, const ncs_att *a)
+/* Writes a as a new attribute of obj, or with in_place into obj's existing
+ * attribute of its name, type and length. */
+static int write_att(hid_t obj, const ncs_att *a, int in_place)
 {
     hid_t t = -1, space = -1, attr = -1;
     size_t n = (size_t)a->nelems, esz = ncsi_type_size(a->type);
@@ -238,7 +260,8 @@ static int write_att(hid_t obj, const ncs_att *a)
         status = NCS_ERR(NCS_EHDFERR);
         goto done;
     }
-    attr = H5Acreate2(obj, a->name, t, space, H5P_DEFAULT, H5P_DEFAULT);
+    attr = in_place ? H5Aopen(obj, a->name, H5P_DEFAULT)
+                    : H5Acreate2(obj, a->name, t, space, H5P_DEFAULT, H5P_DEFAULT);
     if (attr < 0) {
         status = NCS_ERR(NCS_EHDFERR);
         goto done;
@@ -298,7 +321,7 @@ static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, v
     if (H5Tget_class(t) == H5T_STRING) {
         size_t size = H5Tget_size(t);
         if (H5Tis_variable_str(t) > 0) {
-            status = NCS_ERR(NCS_EBADTYPE);
+            status = not_classic(t);
             goto done;
         }
         type = NCS_CHAR;
@@ -306,7 +329,7 @@ static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, v
     } else {
         type = nc_type_of(t, &swap);
         if (type == 0 || type == NCS_CHAR) {
-            status = NCS_ERR(NCS_EBADTYPE);
+            status = not_classic(t);
             goto done;
         }
         a.nelems = (uint64_t)npoints;
@@ -358,6 +381,8 @@ static int read_atts(hid_t obj, ncs_attlist *list)
         if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, read_att_cb, &w) < 0)
             return w.status != NCS_NOERR ? w.status : NCS_ERR(NCS_EHDFERR);
     }
+    for (int i = 0; i < list->n; i++)
+        list->a[i].in_file = 1;
     return NCS_NOERR;
 }
 
@@ -379,20 +404,60 @@ static herr_t collect_names_cb(hid_t obj, const char *name, const H5A_info_t *in
     return 0;
 }
 
-/* Replaces every netCDF attribute of obj by the list, in its order. */
-static int rewrite_atts(hid_t obj, const ncs_attlist *list)
+/* Whether obj's attribute name has a's type and length, so that a's value
+ * can be written into it. */
+static int same_shape(hid_t obj, const char *name, const ncs_att *a)
+{
+    hid_t attr = H5Aopen(obj, name, H5P_DEFAULT), t = -1, space = -1;
+    int same = 0, swap;
+    if (attr >= 0 && (t = H5Aget_type(attr)) >= 0 && (space = H5Aget_space(attr)) >= 0) {
+        int null = H5Sget_simple_extent_type(space) == H5S_NULL;
+        hssize_t np = null ? 0 : H5Sget_simple_extent_npoints(space);
+        if (a->type == NCS_CHAR)
+            same = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) == 0 &&
+                   (a->nelems == 0 ? null : np == 1 && H5Tget_size(t) == a->nelems);
+        else
+            same = nc_type_of(t, &swap) == a->type && np >= 0 && (uint64_t)np == a->nelems;
+    }
+    if (space >= 0)
+        H5Sclose(space);
+    if (t >= 0)
+        H5Tclose(t);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return same;
+}
+
+/* Brings obj's netCDF attributes in line with the list, in netCDF-C's file
+ * order: an attribute already in the file keeps its place when rewritten
+ * with its type and length; one that is new, renamed, deleted and added
+ * again, or rewritten with another type or length is created anew, after
+ * the others (readers list attributes by creation order, so after a
+ * reopen it comes last, as in netCDF-C's files). */
+static int rewrite_atts(hid_t obj, ncs_attlist *list)
 {
     ncs_attlist old = { 0, 0, NULL };
     hsize_t idx = 0;
     int status = NCS_NOERR;
     if (H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_names_cb, &old) < 0)
         status = NCS_ERR(NCS_EHDFERR);
-    for (int i = 0; i < old.n && status == NCS_NOERR; i++)
+    for (int i = 0; i < old.n && status == NCS_NOERR; i++) {
+        int k = ncsi_find_att(list, old.a[i].name);
+        if (k >= 0 && list->a[k].in_file && same_shape(obj, old.a[i].name, &list->a[k]))
+            continue;
+        if (k >= 0)
+            list->a[k].in_file = 0;
         if (H5Adelete(obj, old.a[i].name) < 0)
             status = NCS_ERR(NCS_EHDFERR);
+    }
+    for (int i = 0; i < list->n && status == NCS_NOERR; i++) {
+        /* in the file still, after the deletions above: in place */
+        int keep = list->a[i].in_file && ncsi_find_att(&old, list->a[i].name) >= 0;
+        status = write_att(obj, &list->a[i], keep);
+        if (status == NCS_NOERR)
+            list->a[i].in_file = 1;
+    }
     ncsi_attlist_free(&old);
-    for (int i = 0; i < list->n && status == NCS_NOERR; i++)
-        status = write_att(obj, &list->a[i]);
     return status;
 }
 
@@ -446,7 +511,7 @@ static int write_text_att(hid_t obj, const char *name, const char *text)
     a.xval = (void *)text;
     if (H5Aexists(obj, name) > 0)
         H5Adelete(obj, name);
-    return write_att(obj, &a);
+    return write_att(obj, &a, 0);
 }
 
 /* ---- reading a file ------------------------------------------------------------- */
@@ -525,7 +590,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     }
     if (oi.type != H5O_TYPE_DATASET) {
         /* groups and named types are outside the classic model */
-        w->status = NCS_ERR(NCS_ENOTNC);
+        w->status = NCS_ERR(NCS_ENOTBUILT);
         return -1;
     }
     if (w->n == w->cap) {
@@ -602,7 +667,10 @@ static int read_storage(cvar *cv)
         cv->st.chunks_set = 1;
         cv->direct = 1;
     } else {
+        /* contiguous, compact (and virtual) datasets go through HDF5's
+         * selection I/O: nothing to cache, whatever their size */
         cv->st.contiguous = 1;
+        cv->st.compact = H5Pget_layout(dcpl) == H5D_COMPACT;
     }
     nf = H5Pget_nfilters(dcpl);
     if (nf < 0 || nf > NCSI_MAX_FILTERS) {
@@ -900,12 +968,12 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         }
         t = H5Dget_type(d->ds);
         v->type = t >= 0 ? nc_type_of(t, &swap) : 0;
+        if (v->type == 0)
+            status = t >= 0 ? not_classic(t) : NCS_ERR(NCS_EHDFERR);
         if (t >= 0)
             H5Tclose(t);
-        if (v->type == 0) {
-            status = NCS_ERR(NCS_EBADTYPE);
+        if (v->type == 0)
             goto done;
-        }
         status = var_dimids(d, &w, dimids);
         if (status != NCS_NOERR)
             goto done;
@@ -1185,6 +1253,10 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
         H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
         H5Pset_fill_value(dcpl, ftype, cv->fill) < 0 ||
+        /* HDF5 would write the fill value over all of a contiguous
+         * dataset at its first write, gigabytes perhaps (netCDF-C's no_fill) */
+        (cs->nofill && cv->st.contiguous && v->ndims > 0 &&
+         H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0) ||
         /* chunks come from ncslab's own cache, not HDF5's */
         H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) < 0) {
         status = NCS_ERR(NCS_EHDFERR);
@@ -1241,41 +1313,57 @@ done:
     return status;
 }
 
-/* Moves the variables' links to the names the model gives them; with
- * defer, not those whose name another link still holds. */
-static int rename_vars(chunked *cs, const ncs_model *m, int defer)
+/* Gives the datasets of variables first.. the link names the model gives
+ * them.  A moved link takes the next creation order, and readers number
+ * variables by creation order, so every later variable is linked anew too,
+ * in varid order, and the varids survive a reopen (netCDF-C re-links the
+ * later ones the same way).  Pass 0 moves each link to a temporary name,
+ * so that names swapped among the variables never collide; pass 1 gives
+ * the final names, after the dimension-only scales have moved off the
+ * names they free. */
+static int relink_vars(chunked *cs, const ncs_model *m, int first, int pass)
 {
-    char h5name[H5NAME_MAX];
-    for (int i = 0; i < m->nvars; i++) {
+    char tmp[64], h5name[H5NAME_MAX];
+    for (int i = first; i < m->nvars; i++) {
         cvar *cv = cs->vars[i];
-        const char *name = h5_name(m, i, h5name);
-        if (cv->dset >= 0 && name == NULL)
-            return NCS_ERR(NCS_EMAXNAME);
-        if (cv->dset < 0 || strcmp(cv->h5name, name) == 0 ||
-            (defer && H5Lexists(cs->fid, name, H5P_DEFAULT) > 0))
+        const char *to;
+        char *name;
+        if (cv->dset < 0)
             continue;
-        if (H5Lmove(cs->fid, cv->h5name, cs->fid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+        if (pass == 0) {
+            /* not a netCDF name (a leading space), and not in the file */
+            unsigned serial = 0;
+            do
+                snprintf(tmp, sizeof tmp, " ncslab relink %d.%u", i, serial++);
+            while (H5Lexists(cs->fid, tmp, H5P_DEFAULT) > 0);
+            to = tmp;
+        } else if ((to = h5_name(m, i, h5name)) == NULL) {
+            return NCS_ERR(NCS_EMAXNAME);
+        }
+        if (H5Lmove(cs->fid, cv->h5name, cs->fid, to, H5P_DEFAULT, H5P_DEFAULT) < 0)
             return NCS_ERR(NCS_EHDFERR);
-        free(cv->h5name);
-        cv->h5name = ncsi_strdup(name);
-        if (cv->h5name == NULL)
+        name = ncsi_strdup(to);
+        if (name == NULL)
             return NCS_ERR(NCS_ENOMEM);
+        free(cv->h5name);
+        cv->h5name = name;
     }
     return NCS_NOERR;
 }
 
-int ncsi_nc4_write(chunked *cs, const ncs_model *m)
+int ncsi_nc4_write(chunked *cs, ncs_model *m)
 {
     int status = NCS_NOERR;
     char props[128];
-    int one = 1, old_ndims = cs->ndimds;
+    int one = 1, old_ndims = cs->ndimds, relink;
+    char h5name[H5NAME_MAX];
 
     /* the file's own marks, once */
     if (H5Aexists(cs->fid, "_NCProperties") <= 0) {
         snprintf(props, sizeof props, "version=2,ncslab=%s,hdf5=%u.%u.%u", NCS_VERSION,
                  H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
         status = write_text_att(cs->fid, "_NCProperties", props);
-        if (status == NCS_NOERR)
+        if (status == NCS_NOERR && cs->strict)
             status = write_int_att(cs->fid, "_nc3_strict", -1, &one);
         if (status != NCS_NOERR)
             return status;
@@ -1299,13 +1387,20 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
         cs->ndimds = m->ndims;
     }
 
-    /* the scales renames move, then the renames themselves; a variable's
-     * new link name may still be a dimension-only scale's, until that one
-     * is renamed too */
+    /* the scales renames move, then the renames themselves: the first
+     * variable whose link name changes and every later one move to
+     * temporary names, the dimension-only scales to theirs, and the
+     * variables to their final names (one may take a name a scale frees) */
     status = change_scales(cs, m);
-    if (status == NCS_NOERR)
-        status = rename_vars(cs, m, 1);
     if (status != NCS_NOERR)
+        return status;
+    for (relink = 0; relink < m->nvars; relink++) {
+        const cvar *cv = cs->vars[relink];
+        const char *name = h5_name(m, relink, h5name);
+        if (cv->dset >= 0 && (name == NULL || strcmp(cv->h5name, name) != 0))
+            break;
+    }
+    if (relink < m->nvars && (status = relink_vars(cs, m, relink, 0)) != NCS_NOERR)
         return status;
     for (int d = 0; d < m->ndims; d++) {
         if (cs->dimds[d] >= 0 && strcmp(cs->dimnames[d], m->dims[d].name) != 0) {
@@ -1316,7 +1411,8 @@ int ncsi_nc4_write(chunked *cs, const ncs_model *m)
             cs->dimnames[d] = ncsi_strdup(m->dims[d].name);
         }
     }
-    status = rename_vars(cs, m, 0);
+    if (relink < m->nvars)
+        status = relink_vars(cs, m, relink, 1);
 
     /* readers number the scales without _Netcdf4Dimid (h5py writes none)
      * after the highest _Netcdf4Dimid: once a new dimension has one, the

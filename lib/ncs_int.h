@@ -217,6 +217,9 @@ typedef struct ncs_att {
     int type;
     uint64_t nelems;
     void *xval;          /* external (big-endian) bytes, nelems*size */
+    int in_file;         /* chunked back end: in the file under this name since
+                            it was written or read (a rewrite of the same name
+                            keeps it; a rename or a new attribute clears it) */
 } ncs_att;
 
 typedef struct ncs_attlist {
@@ -429,7 +432,8 @@ void ncsi_cache_reset_counters(void);
 
 /* Storage settings of one variable (chunked back end). */
 typedef struct ncs_storage {
-    int contiguous;
+    int contiguous;                     /* not chunked: contiguous or compact */
+    int compact;                        /* the data in the object header */
     int chunks_set;                     /* chunks[] chosen by the caller */
     uint64_t chunks[NCS_MAX_VAR_DIMS];
     int shuffle;
@@ -526,6 +530,8 @@ extern const ncs_store_methods ncsi_chunked_store;
 #define NCSI_F_SHARE   0x10
 #define NCSI_F_HDIRTY  0x20   /* header differs from the file */
 #define NCSI_F_NDIRTY  0x40   /* numrecs differs from the file */
+#define NCSI_F_NC4     0x80   /* netCDF-4 file not marked classic-model
+                                 (no _nc3_strict): NCS_FORMAT_NETCDF4 */
 
 struct ncs_file {
     int ncid;

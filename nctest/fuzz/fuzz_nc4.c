@@ -30,7 +30,8 @@
  *              _Netcdf4Coordinates (right, short, out of range),
  *              DIMENSION_LIST by H5DSattach_scale, plain attributes
  *   extras     sometimes a group or a named datatype (outside the classic
- *              model: ncs_open must refuse, not crash)
+ *              model: ncs_open must refuse, not crash; NCS_ENOTBUILT, or
+ *              NCS_ENOTNC when the rest of the file is malformed first)
  * Sizes stay small (extents <= 6, rank <= 3), so no allocation ncslab makes
  * for these files is large; the campaign's -malloc_limit_mb holds it to
  * that.
@@ -56,10 +57,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAXV 4
 #define MAXEXT 6
 
+/* NCS_ENOTBUILT: a group, a string or a user-defined type (the enhanced
+ * model) in the file */
 static const int open_ok[] = {
     NCS_NOERR, NCS_ENOTNC, NCS_EBADTYPE, NCS_EHDFERR, NCS_EBADCHUNK, NCS_EVARSIZE,
     NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EUNLIMIT, NCS_EBADNAME, NCS_ENAMEINUSE,
-    NCS_EMAXNAME, NCS_EDIMSIZE, NCS_ENOFILTER, NCS_EFILTER,
+    NCS_EMAXNAME, NCS_EDIMSIZE, NCS_ENOFILTER, NCS_EFILTER, NCS_ENOTBUILT,
 };
 static const int read_ok[] = {
     NCS_NOERR, NCS_EHDFERR, NCS_EFILTER, NCS_ENOFILTER,
