@@ -85,8 +85,9 @@ typedef struct classic {
                                  committed without a durable commit: the
                                  status; nothing more is written, a journal
                                  left waits for the next open */
-    ncs_ncbuf nb;             /* how long netCDF-C's file is (padded to at
-                                 sync and close) */
+    ncs_ncbuf nb;             /* netCDF-C's I/O buffer for the same calls:
+                                 the length (and stale bytes) its file has,
+                                 given to this one at sync, close, enddef */
     int nb_quiet;             /* an enddef has told nb of its header */
 } classic;
 
@@ -1783,9 +1784,6 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
     if (!(f->flags & NCSI_F_WRITE) || varid >= cl->nfast ||
         fast_plan(&cl->fast[varid], start, count, &q) != NCS_NOERR)
         return NCSI_DECLINED;
-    status = note_vara(cl, varid, start, count, 1);
-    if (status != NCS_NOERR)
-        return status;
     off = q.off;
     do {
         status = encode_span(f, off, q.n[0], q.gap[0], (size_t)cl->fast[varid].xsz,
@@ -1794,6 +1792,9 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
             return status;
         mem += q.n[0] * msz;
     } while (fast_next(&q, 1, idx, &off));
+    status = note_vara(cl, varid, start, count, 1);
+    if (status != NCS_NOERR)
+        return status;
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 

@@ -403,16 +403,23 @@ void ncsi_ncbuf_span(ncs_ncbuf *b, uint64_t off, uint64_t n, int write)
     }
 }
 
-/* netCDF-C's move after a redefinition: blocks of its chunk size, from the
- * end when moving up; the reading goes through a second buffer that never
- * writes, so only the destination counts. */
+/* netCDF-C's move after a redefinition.  One that fits in a block is a
+ * memmove inside the buffer, so the stale bytes of the source go along;
+ * a larger one goes in blocks of its chunk size, from the end when moving
+ * up, reading through a second buffer that never writes (its stale bytes
+ * are not followed: doc/format.md, section 6.5). */
 void ncsi_ncbuf_move(ncs_ncbuf *b, uint64_t to, uint64_t from, uint64_t n)
 {
     uint64_t lower = to < from ? to : from, gap = (to < from ? from : to) - lower;
     if (to == from || !b->active || b->share)
         return;
     if (gap + n <= b->bs) {
-        px_touch(b, lower, gap + n, gap + n, 1);
+        px_touch(b, lower, gap + n, 0, 1);
+        if (b->known != NULL && b->off != NO_BUF) {
+            uint64_t src = from - b->off, dst = to - b->off;
+            memmove(b->mem + dst, b->mem + src, (size_t)n);
+            memmove(b->known + dst, b->known + src, (size_t)n);
+        }
         return;
     }
     if (to > from) {

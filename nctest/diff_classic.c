@@ -1739,13 +1739,10 @@ static void header_case(dpair *p, size_t target, int kind, int nfixed, int varia
         both_ok(p, "def_var v", nc_def_var(p->nc, "v", NC_INT, 1, &d[0], &fv),
                 ncs_def_var(p->ns, "v", NC_INT, 1, &d[0], &fv));
     /* shorts: the records of a lone record variable are packed (2 bytes
-     * each); with a fixed variable too, ints, since a move of packed
-     * records copies netCDF-C's stale bytes past them (doc/format.md,
-     * "Known differences") */
+     * each, a move copies the 2 after the last) */
     if (kind == HV_REC || kind == HV_BOTH)
-        both_ok(p, "def_var w",
-                nc_def_var(p->nc, "w", kind == HV_REC ? NC_SHORT : NC_INT, 1, &d[1], &rv),
-                ncs_def_var(p->ns, "w", kind == HV_REC ? NC_SHORT : NC_INT, 1, &d[1], &rv));
+        both_ok(p, "def_var w", nc_def_var(p->nc, "w", NC_SHORT, 1, &d[1], &rv),
+                ncs_def_var(p->ns, "w", NC_SHORT, 1, &d[1], &rv));
     if (p->dead || !both_ok(p, "enddef", nc_enddef(p->nc), ncs_enddef(p->ns)))
         goto out;
     if (fv >= 0 && variant % 3 != 2) {
