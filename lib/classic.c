@@ -85,6 +85,10 @@ typedef struct classic {
                                  committed without a durable commit: the
                                  status; nothing more is written, a journal
                                  left waits for the next open */
+    ncs_ncbuf nb;             /* netCDF-C's I/O buffer for the same calls:
+                                 the length (and stale bytes) its file has,
+                                 given to this one at sync, close, enddef */
+    int nb_quiet;             /* an enddef has told nb of its header */
 } classic;
 
 static ncsi_conv_fn run_decoder(int xtype, int memtype, int version, ptrdiff_t xstep,
@@ -142,6 +146,15 @@ static void fast_numrecs(ncs_file *f)
 static classic *CL(ncs_file *f)
 {
     return (classic *)f->state;
+}
+
+/* What went wrong in cl->nb's last calls (a read or write of this file's,
+ * an allocation), cleared. */
+static int nb_take(classic *cl)
+{
+    int status = cl->nb.err;
+    cl->nb.err = NCS_NOERR;
+    return status;
 }
 
 /* ---- layout -------------------------------------------------------------- */
@@ -216,6 +229,7 @@ static int layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
     if (r_align == 0)
         r_align = 1;
     lay->xsz = ncsi_hdr_len(m, f->version);
+    CL(f)->nb.xsz = lay->xsz;
     if (m->nvars == 0)
         return NCS_NOERR;
     if (CL(f)->has_hint) {
@@ -341,7 +355,11 @@ static int write_model_header(ncs_file *f, const ncs_model *m)
         return NCS_ERR(NCS_ENOMEM);
     ncsi_hdr_encode(m, f->version, buf);
     cl->lay.xsz = len;
-    status = ncsi_pc_flush(cl->pc);
+    if (!cl->nb_quiet)
+        ncsi_ncbuf_header(&cl->nb, m, f->version, buf, (size_t)len);
+    status = nb_take(cl);
+    if (status == NCS_NOERR)
+        status = ncsi_pc_flush(cl->pc);
     if (status == NCS_NOERR)
         status = ncsi_pc_write_through(cl->pc, 0, buf, (size_t)len);
     free(buf);
@@ -363,11 +381,102 @@ static int write_numrecs(ncs_file *f)
     int status, w = f->version == 5 ? 8 : 4;
     for (int i = 0; i < w; i++)
         b[i] = (unsigned char)(n >> (8 * (w - 1 - i)));
-    status = ncsi_pc_flush(cl->pc);
+    ncsi_ncbuf_numrecs(&cl->nb, f->version);
+    status = nb_take(cl);
+    if (status == NCS_NOERR)
+        status = ncsi_pc_flush(cl->pc);
     if (status == NCS_NOERR)
         status = ncsi_pc_write_through(cl->pc, 4, b, (size_t)w);
     if (status == NCS_NOERR)
         f->flags &= ~NCSI_F_NDIRTY;
+    return status;
+}
+
+/* The model of netCDF-C's buffer (cl->nb) reads this file's bytes through
+ * the cache. */
+static int nb_read(void *ctx, uint64_t off, unsigned char *buf, size_t n)
+{
+    ncs_file *f = ctx;
+    return ncsi_pc_read(CL(f)->pc, off, buf, n);
+}
+
+/* [lo, hi) of [off, off+n) gets bytes[lo-off ...]. */
+static int put_clipped(classic *cl, uint64_t off, const unsigned char *bytes, size_t n,
+                       uint64_t lo, uint64_t hi)
+{
+    if (lo < off)
+        lo = off;
+    if (hi > off + n)
+        hi = off + n;
+    if (lo >= hi)
+        return NCS_NOERR;
+    return ncsi_pc_write(cl->pc, lo, bytes + (lo - off), (size_t)(hi - lo));
+}
+
+/* netCDF-C's buffer writes back stale bytes (copies of other offsets, left
+ * in it when it slid up a block): the same bytes here, but only where the
+ * file holds nothing (after the header, before the data; between the fixed
+ * data and the records; past the end of the data), so that no byte of the
+ * header or a variable can differ from what the calls made it. */
+static int nb_stale(void *ctx, uint64_t off, const unsigned char *bytes, size_t n)
+{
+    ncs_file *f = ctx;
+    classic *cl = CL(f);
+    const ncs_model *m = &f->model;
+    uint64_t end_fixed = cl->lay.begin_var, end = cl->lay.xsz;
+    int status = NCS_NOERR, nrec = 0;
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        if (v->isrec)
+            nrec++;
+        else if (v->begin + v->len > end_fixed)
+            end_fixed = v->begin + v->len;
+    }
+    if (m->nvars > 0) {
+        end = nrec ? cl->lay.begin_rec + m->numrecs * cl->lay.recsize : end_fixed;
+        status = put_clipped(cl, off, bytes, n, cl->lay.xsz, cl->lay.begin_var);
+        if (status == NCS_NOERR && nrec)
+            status = put_clipped(cl, off, bytes, n, end_fixed, cl->lay.begin_rec);
+    }
+    if (status == NCS_NOERR)
+        status = put_clipped(cl, off, bytes, n, end, UINT64_MAX);
+    return status;
+}
+
+/* The enddef's header, told to cl->nb before the fill values (netCDF-C
+ * writes the header first); write_header then stays quiet. */
+static int ncbuf_header_first(ncs_file *f)
+{
+    classic *cl = CL(f);
+    uint64_t len = ncsi_hdr_len(&f->model, f->version);
+    unsigned char *buf;
+    if (!cl->nb.active)
+        return NCS_NOERR;
+    if (len > SIZE_MAX)
+        return NCS_ERR(NCS_ENOMEM);
+    buf = ncsi_malloc((size_t)len);
+    if (buf == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    ncsi_hdr_encode(&f->model, f->version, buf);
+    ncsi_ncbuf_header(&cl->nb, &f->model, f->version, buf, (size_t)len);
+    free(buf);
+    cl->nb_quiet = 1;
+    return nb_take(cl);
+}
+
+/* Makes the file as long as netCDF-C's (cl->nb) with zeros at its end,
+ * the bytes netCDF-C's buffer writes there. */
+static int pad_like_netcdf(classic *cl)
+{
+    uint64_t have;
+    int status = nb_take(cl);
+    if (!cl->nb.active || status != NCS_NOERR)
+        return status;
+    status = ncsi_pc_flush(cl->pc);
+    if (status == NCS_NOERR)
+        status = ncsi_io_size(cl->io, &have);
+    if (status == NCS_NOERR && have < cl->nb.flen)
+        status = ncsi_io_set_size(cl->io, cl->nb.flen);
     return status;
 }
 
@@ -422,6 +531,7 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
     unsigned char one[8];
     size_t cap = SCRATCH_CAP - SCRATCH_CAP % 8;
     size_t pat = nbytes < cap ? (size_t)NCS_RNDUP(nbytes, 8) : cap;
+    uint64_t off0 = off, n0 = nbytes;
     int status = fill_value(v, one);
     if (status != NCS_NOERR)
         return status;
@@ -434,6 +544,10 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
         status = ncsi_pc_write(cl->pc, off, cl->scratch, k);
         off += k;
         nbytes -= k;
+    }
+    if (status == NCS_NOERR) {
+        ncsi_ncbuf_span(&cl->nb, off0, n0, 1);
+        status = nb_take(cl);
     }
     return status;
 }
@@ -468,8 +582,14 @@ static int logged_move(classic *cl, uint64_t to, uint64_t from, uint64_t n)
 {
     uint64_t done;
     int status;
-    if (!cl->log_moves)
-        return ncsi_pc_move(cl->pc, to, from, n, NULL);
+    if (!cl->log_moves) {
+        status = ncsi_pc_move(cl->pc, to, from, n, NULL);
+        if (status == NCS_NOERR) {
+            ncsi_ncbuf_move(&cl->nb, to, from, n);
+            status = nb_take(cl);
+        }
+        return status;
+    }
     if (cl->nmoves == cl->capmoves) {
         size_t cap = cl->capmoves ? cl->capmoves * 2 : 16;
         struct move *nm = ncsi_realloc(cl->moves, cap * sizeof *nm);
@@ -479,6 +599,10 @@ static int logged_move(classic *cl, uint64_t to, uint64_t from, uint64_t n)
         cl->capmoves = cap;
     }
     status = ncsi_pc_move(cl->pc, to, from, n, &done);
+    if (status == NCS_NOERR) {
+        ncsi_ncbuf_move(&cl->nb, to, from, n);
+        status = nb_take(cl);
+    }
     /* only what was moved (the end of the range: moves here go up) is
      * logged, so an undo never copies back bytes it did not move */
     if (done > 0)
@@ -875,6 +999,8 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
     }
     if (status == NCS_NOERR)
         status = fast_rebuild(f);
+    if (status == NCS_NOERR)
+        status = ncbuf_header_first(f);
     if (status == NCS_NOERR && !(f->flags & NCSI_F_NOFILL)) {
         status = fill_new(f, old);
         if (status == NCS_EBADTYPE) {
@@ -899,9 +1025,14 @@ static int cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
     }
     if (status != NCS_NOERR && !keep_layout)
         enddef_undo(f, &sv, j, written);
+    cl->nb_quiet = 0;
     cl->nmoves = 0;
-    if (status == NCS_NOERR)
+    if (status == NCS_NOERR) {
         cl->has_hint = 0;
+        /* netCDF-C's enddef ends with a sync of its buffer */
+        ncsi_ncbuf_sync(&cl->nb);
+        status = pad_like_netcdf(cl);
+    }
     free(sv.begins);
     return status;
 }
@@ -1272,6 +1403,48 @@ static int put_block(void *ctx, const ncs_block *b)
     return NCS_NOERR;
 }
 
+/* What netCDF-C's buffer is asked for a data request: the bytes from its
+ * first element to the end of its last.  netCDF-C asks for each run of the
+ * request, in order, inside that span; where its buffer's length matters,
+ * near a header whose windows reach past the data, the runs of the small
+ * requests there cover the span. */
+static int note_data(classic *cl, uint64_t lo, uint64_t last, int xsz, int write)
+{
+    ncsi_ncbuf_span(&cl->nb, lo, last + (uint64_t)xsz - lo, write);
+    return nb_take(cl);
+}
+
+static int note_slab(classic *cl, int varid, const ncs_slab *s, int write)
+{
+    const fastvar *fv;
+    uint64_t lo, last;
+    if (!cl->nb.active || varid >= cl->nfast || s->nelems == 0)
+        return NCS_NOERR;
+    fv = &cl->fast[varid];
+    lo = last = fv->begin;
+    for (int d = 0; d < fv->nd; d++) {
+        lo += s->start[d] * fv->bstride[d];
+        last += (s->start[d] + (s->count[d] - 1) * s->stride[d]) * fv->bstride[d];
+    }
+    return note_data(cl, lo, last, fv->xsz, write);
+}
+
+static int note_vara(classic *cl, int varid, const size_t *start, const size_t *count,
+                     int write)
+{
+    const fastvar *fv = &cl->fast[varid];
+    uint64_t lo = fv->begin, last = fv->begin;
+    if (!cl->nb.active)
+        return NCS_NOERR;
+    for (int d = 0; d < fv->nd; d++) {
+        if (count[d] == 0)
+            return NCS_NOERR;
+        lo += start[d] * fv->bstride[d];
+        last += (start[d] + count[d] - 1) * fv->bstride[d];
+    }
+    return note_data(cl, lo, last, fv->xsz, write);
+}
+
 static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
     xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, 0 };
@@ -1283,6 +1456,8 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
             return status;
     }
     status = ncsi_slab_blocks(s, x.v->dsizes, get_block, &x);
+    if (status == NCS_NOERR)
+        status = note_slab(x.cl, varid, s, 0);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
@@ -1430,6 +1605,8 @@ static int get_point(ncs_file *f, const fastvar *fv, const size_t *index, void *
     p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
     if (p == NULL)
         return NCSI_DECLINED;
+    if (cl->nb.active && (status = note_data(cl, off, off, fv->xsz, 0)) != NCS_NOERR)
+        return status;
     decode_one(p + in, fv->xsz, buf);
     return NCS_NOERR;
 }
@@ -1459,6 +1636,9 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
         return NCSI_DECLINED;
     if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
+    status = note_vara(cl, varid, start, count, 0);
+    if (status != NCS_NOERR)
+        return status;
     if (memtype == cl->fast[varid].type && q.step == 1) {
         dec = cl->fast[varid].dec_self;
         swap_rows = cl->fast[varid].rows_self;
@@ -1549,6 +1729,8 @@ static int cl_view(ncs_file *f, int varid, const size_t *start, const size_t *co
     end = off + (n - 1) * step + last;
     if (!(f->flags & NCSI_F_WRITE) && end >= ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
+    if (cl->nb.active && (status = note_data(cl, off, end, 1, 0)) != NCS_NOERR)
+        return status;
 #ifdef WORDS_BIGENDIAN
     *swap = 0;
 #else
@@ -1610,6 +1792,9 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
             return status;
         mem += q.n[0] * msz;
     } while (fast_next(&q, 1, idx, &off));
+    status = note_vara(cl, varid, start, count, 1);
+    if (status != NCS_NOERR)
+        return status;
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
@@ -1617,7 +1802,7 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
  * page, or through the general path. */
 static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
 {
-    const classic *cl = (const classic *)f->state;
+    classic *cl = (classic *)f->state;
     const unsigned char *p;
     uint64_t off;
     if (varid >= cl->nfast)
@@ -1626,6 +1811,11 @@ static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     p = off == UINT64_MAX ? NULL : ncsi_pc_peek(cl->pc, off, (size_t)cl->fast[varid].xsz);
     if (p == NULL)
         return ncsi_get1_general(f, varid, index, buf);
+    if (cl->nb.active) {
+        int status = note_data(cl, off, off, cl->fast[varid].xsz, 0);
+        if (status != NCS_NOERR)
+            return status;
+    }
     decode_one(p, cl->fast[varid].xsz, buf);
     return NCS_NOERR;
 }
@@ -1668,6 +1858,11 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         }
     }
     status = ncsi_slab_blocks(s, x.v->dsizes, put_block, &x);
+    if (status == NCS_NOERR || status == NCS_ERANGE) {
+        int s2 = note_slab(x.cl, varid, s, 1);
+        if (s2 != NCS_NOERR)
+            status = s2;
+    }
     if (status != NCS_NOERR && status != NCS_ERANGE && skipped) {
         /* the new records hold neither this put's values nor fill: they
          * do not exist */
@@ -1713,6 +1908,7 @@ static void cl_free_state(ncs_file *f)
     if (cl == NULL)
         return;
     ncsi_pc_free(cl->pc);
+    ncsi_ncbuf_free(&cl->nb);
     free(cl->scratch);
     free(cl->moves);
     free(cl->fast);
@@ -1749,6 +1945,10 @@ static int cl_create(ncs_file *f, const char *path, int cmode)
         unlink(path);
         return status;
     }
+    ncsi_ncbuf_create(&CL(f)->nb, io->blksize, (f->flags & NCSI_F_SHARE) != 0, f->version);
+    CL(f)->nb.ctx = f;
+    CL(f)->nb.read = nb_read;
+    CL(f)->nb.stale = nb_stale;
     return NCS_NOERR;
 }
 
@@ -1787,7 +1987,18 @@ static int cl_open(ncs_file *f, const char *path, int mode)
         ncsi_io_close(io);
         return status;
     }
-    return NCS_NOERR;
+    CL(f)->nb.ctx = f;
+    CL(f)->nb.read = nb_read;
+    CL(f)->nb.stale = nb_stale;
+    ncsi_ncbuf_open(&CL(f)->nb, io->blksize, (f->flags & NCSI_F_SHARE) != 0,
+                    (mode & NCS_WRITE) != 0, fsize, &f->model, f->version);
+    status = nb_take(CL(f));
+    if (status != NCS_NOERR) {
+        ncsi_model_free(&f->model);
+        cl_free_state(f);
+        ncsi_io_close(io);
+    }
+    return status;
 }
 
 /* A header change in data mode: written at the next sync, close or redef,
@@ -1842,6 +2053,7 @@ static int cl_reload(ncs_file *f)
     ncsi_model_free(&f->model);
     f->model = m;
     cl->lay = lay;
+    ncsi_ncbuf_reread(&cl->nb, &f->model, f->version);
     return fast_rebuild(f);
 }
 
@@ -1857,6 +2069,10 @@ static int cl_sync(ncs_file *f)
         status = ncsi_io_sync(cl->io);
     if (status == NCS_NOERR)
         status = flush_all(f);
+    if (status == NCS_NOERR) {
+        ncsi_ncbuf_sync(&cl->nb);
+        status = pad_like_netcdf(cl);
+    }
     if (status == NCS_NOERR)
         status = ncsi_io_sync(cl->io);
     if (status == NCS_NOERR)
@@ -1880,6 +2096,10 @@ static int cl_close(ncs_file *f, int abort)
             if (status == NCS_NOERR && have < want)
                 status = ncsi_io_set_size(cl->io, want);
         }
+        if (status == NCS_NOERR) {
+            ncsi_ncbuf_close(&cl->nb, calc_size(f));
+            status = pad_like_netcdf(cl);
+        }
     } else if ((f->flags & NCSI_F_WRITE) && !(f->flags & NCSI_F_CREATED)) {
         /* abort: data written in data mode stays, as in netCDF-C, and so
          * do the record count and the header changes made in data mode
@@ -1890,6 +2110,10 @@ static int cl_close(ncs_file *f, int abort)
                 status = write_header(f);
             else if (f->flags & NCSI_F_NDIRTY)
                 status = write_numrecs(f);
+        }
+        if (status == NCS_NOERR) {
+            ncsi_ncbuf_sync(&cl->nb);
+            status = pad_like_netcdf(cl);
         }
     }
     s2 = ncsi_io_close(cl->io);

@@ -67,4 +67,50 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
  * variable packing rule. */
 uint64_t ncsi_recsize(const ncs_model *m);
 
+/* A model of netCDF-C's I/O buffer for one file (classic_ncbuf.c): fed the
+ * requests netCDF-C makes for the calls made, in its order, it says how long
+ * netCDF-C's file is (flen), which its buffered header writes leave longer
+ * than the data, and hands over (stale) the bytes its buffer writes back
+ * that are copies of other offsets.  Requests on a file opened read-only
+ * change nothing.  Zero it before the first create or open. */
+typedef struct ncs_ncbuf {
+    uint64_t bs;         /* netCDF-C's chunk size: the file's st_blksize, >= 8 KiB */
+    uint64_t off;        /* buffer start (a multiple of bs), or UINT64_MAX: none */
+    uint64_t ext, cnt;   /* bytes the buffer covers; bytes it writes back */
+    uint64_t flen;       /* netCDF-C's file length */
+    uint64_t xsz;        /* netCDF-C's header size: set at open and at layout */
+    int rflags;
+    int share;           /* NC_SHARE: no buffer, each request on its own */
+    int active;
+    /* stale bytes: mem[i] where known[i] (2 * bs each, made when needed);
+     * the last header written; how to read the back end's file and where
+     * to put the stale bytes netCDF-C writes back */
+    unsigned char *mem, *known;
+    unsigned char *hdr;
+    size_t hdr_len, hdr_cap;
+    void *ctx;
+    int (*read)(void *ctx, uint64_t off, unsigned char *buf, size_t n);
+    int (*stale)(void *ctx, uint64_t off, const unsigned char *bytes, size_t n);
+    int err;             /* the first failure of those, or of an allocation:
+                            the caller's to take and clear */
+} ncs_ncbuf;
+
+void ncsi_ncbuf_create(ncs_ncbuf *b, size_t blksize, int share, int version);
+/* After the header of a file of fsize bytes was decoded into m. */
+void ncsi_ncbuf_open(ncs_ncbuf *b, size_t blksize, int share, int writable, uint64_t fsize,
+                     const ncs_model *m, int version);
+void ncsi_ncbuf_reread(ncs_ncbuf *b, const ncs_model *m, int version);
+/* The requests of a header write (m's header), of a numrecs write, of
+ * n bytes of data or fill at off, of a move of n bytes. */
+void ncsi_ncbuf_header(ncs_ncbuf *b, const ncs_model *m, int version,
+                       const unsigned char *bytes, size_t len);
+void ncsi_ncbuf_numrecs(ncs_ncbuf *b, int version);
+void ncsi_ncbuf_span(ncs_ncbuf *b, uint64_t off, uint64_t n, int write);
+void ncsi_ncbuf_move(ncs_ncbuf *b, uint64_t to, uint64_t from, uint64_t n);
+/* netCDF-C's buffer sync (nc_sync, the end of nc_enddef); its close of a
+ * file whose header implies calcsize bytes. */
+void ncsi_ncbuf_sync(ncs_ncbuf *b);
+void ncsi_ncbuf_close(ncs_ncbuf *b, uint64_t calcsize);
+void ncsi_ncbuf_free(ncs_ncbuf *b);
+
 #endif /* NCS_CLASSIC_H */

@@ -1641,6 +1641,230 @@ START_TEST(t_default_format)
 }
 END_TEST
 
+/* ---- header sizes ----------------------------------------------------------
+ * netCDF-C writes its header through its I/O buffer in windows whose last
+ * one reaches past the header, so a small file with a large header is
+ * longer than its data (doc/format.md, section 6.5).  Headers of every
+ * size up to 64 KiB, in 4-byte steps near each multiple of 4096 and 512
+ * and coarser between, with no variables, fixed, record and both kinds, with
+ * and without NC_SHARE, through create, reopen + redef (+ enddef or a close
+ * in define mode), data-mode header rewrites, and a redefinition that grows
+ * the header: the files must be identical, length included. */
+
+enum { HV_NONE, HV_FIXED, HV_REC, HV_BOTH, HV_NKINDS };
+
+static int both_ok(dpair *p, const char *what, int a, int b)
+{
+    dp_note(p, "%s -> %d/%d", what, a, b);
+    return dp_rc_eq(p, what, a, b, 1) && a == NC_NOERR;
+}
+
+/* bytes of a header entry of a name of n characters */
+static size_t hdr_name(int fmt, size_t n)
+{
+    return (fmt == 5 ? 8 : 4) + (n + 3) / 4 * 4;
+}
+
+/* bytes of a global text attribute named like "a000" of len characters */
+static size_t hdr_att(int fmt, size_t namelen, size_t len)
+{
+    return hdr_name(fmt, namelen) + 4 + (fmt == 5 ? 8 : 4) + (len + 3) / 4 * 4;
+}
+
+/* the header without global attributes, for the variables of kind */
+static size_t hdr_base(int fmt, int kind)
+{
+    size_t c = fmt == 5 ? 8 : 4, n = 4 + c;
+    size_t var = hdr_name(fmt, 1) + c + c + (4 + c) + 4 + c + (fmt == 1 ? 4 : 8);
+    n += 4 + c + 2 * (hdr_name(fmt, 1) + c);            /* dims d, r */
+    n += 4 + c;                                          /* gatt list */
+    n += 4 + c;                                          /* var list */
+    if (kind == HV_FIXED || kind == HV_BOTH)
+        n += var;
+    if (kind == HV_REC || kind == HV_BOTH)
+        n += var;
+    return n;
+}
+
+static void hdr_cmp(dpair *p, const char *phase, size_t target, int kind)
+{
+    char msg[4096];
+    /* stale bytes included: ncslab writes netCDF-C's (section 6.5) */
+    if (dfile_cmp(p->path_nc, p->path_ns, msg, sizeof msg) != 0)
+        dp_mismatch(p, "CDF-%d%s header of %zu bytes, variables %d, after %s: %s", p->fmt,
+                    p->share ? " NC_SHARE" : "", target, kind, phase, msg);
+}
+
+/* Creates a file whose header is `target` bytes (at least the smallest
+ * one the variables allow) in both libraries, then reopens it three times. */
+static void header_case(dpair *p, size_t target, int kind, int nfixed, int variant)
+{
+    static char text[8192];
+    int cmode = NC_CLOBBER | p->share |
+                (p->fmt == 2 ? NC_64BIT_OFFSET : p->fmt == 5 ? NC_64BIT_DATA : 0);
+    int omode = NC_WRITE | p->share;
+    size_t base = hdr_base(p->fmt, kind), full = hdr_att(p->fmt, 4, 450), tail, nfull = 0;
+    int d[2], fv = -1, rv = -1;
+    char name[24];
+
+    for (size_t i = 0; i < sizeof text; i++)
+        text[i] = (char)('a' + (i * 7 + target) % 26);
+    if (target > base + hdr_att(p->fmt, 4, 0))
+        nfull = (target - base - hdr_att(p->fmt, 4, 0)) / full;
+    tail = target > base + nfull * full + hdr_att(p->fmt, 4, 0)
+         ? target - base - nfull * full - hdr_att(p->fmt, 4, 0) : 0;
+    p->nhist = 0;
+    p->hist_dumped = 0;
+    p->dead = 0;
+
+    if (!both_ok(p, "create", nc_create(p->path_nc, cmode, &p->nc),
+                 ncs_create(p->path_ns, cmode, &p->ns)))
+        return;
+    p->open = 1;
+    both_ok(p, "def_dim d", nc_def_dim(p->nc, "d", (size_t)nfixed, &d[0]),
+            ncs_def_dim(p->ns, "d", (size_t)nfixed, &d[0]));
+    both_ok(p, "def_dim r", nc_def_dim(p->nc, "r", NC_UNLIMITED, &d[1]),
+            ncs_def_dim(p->ns, "r", NC_UNLIMITED, &d[1]));
+    for (size_t i = 0; i < nfull; i++) {
+        snprintf(name, sizeof name, "a%03zu", i);
+        both_ok(p, "put_att 450", nc_put_att_text(p->nc, NC_GLOBAL, name, 450, text + i % 64),
+                ncs_put_att(p->ns, NC_GLOBAL, name, NC_CHAR, 450, NC_CHAR, text + i % 64));
+    }
+    both_ok(p, "put_att tail", nc_put_att_text(p->nc, NC_GLOBAL, "tail", tail, text),
+            ncs_put_att(p->ns, NC_GLOBAL, "tail", NC_CHAR, tail, NC_CHAR, text));
+    if (kind == HV_FIXED || kind == HV_BOTH)
+        both_ok(p, "def_var v", nc_def_var(p->nc, "v", NC_INT, 1, &d[0], &fv),
+                ncs_def_var(p->ns, "v", NC_INT, 1, &d[0], &fv));
+    /* shorts: the records of a lone record variable are packed (2 bytes
+     * each, a move copies the 2 after the last) */
+    if (kind == HV_REC || kind == HV_BOTH)
+        both_ok(p, "def_var w", nc_def_var(p->nc, "w", NC_SHORT, 1, &d[1], &rv),
+                ncs_def_var(p->ns, "w", NC_SHORT, 1, &d[1], &rv));
+    if (p->dead || !both_ok(p, "enddef", nc_enddef(p->nc), ncs_enddef(p->ns)))
+        goto out;
+    if (fv >= 0 && variant % 3 != 2) {
+        int vals[4] = {1, 2, 3, 4};
+        size_t st = (size_t)nfixed / 2, ct = 4;
+        both_ok(p, "put v", nc_put_vara_int(p->nc, fv, &st, &ct, vals),
+                ncs_put(p->ns, fv, &st, &ct, NULL, NULL, NC_INT, vals));
+    }
+    if (rv >= 0 && variant % 3 != 1) {
+        short vals[3] = {5, 6, 7};
+        size_t st = 0, ct = 3;
+        both_ok(p, "put w", nc_put_vara_short(p->nc, rv, &st, &ct, vals),
+                ncs_put(p->ns, rv, &st, &ct, NULL, NULL, NC_SHORT, vals));
+    }
+    both_ok(p, "close", nc_close(p->nc), ncs_close(p->ns));
+    p->open = 0;
+    if (p->dead)
+        return;
+    hdr_cmp(p, "create", target, kind);
+
+    /* redefinition without a change: enddef, or close in define mode */
+    if (!both_ok(p, "open", nc_open(p->path_nc, omode, &p->nc), ncs_open(p->path_ns, omode, &p->ns)))
+        return;
+    p->open = 1;
+    both_ok(p, "redef", nc_redef(p->nc), ncs_redef(p->ns));
+    if (variant % 2 == 0)
+        both_ok(p, "enddef", nc_enddef(p->nc), ncs_enddef(p->ns));
+    both_ok(p, "close", nc_close(p->nc), ncs_close(p->ns));
+    p->open = 0;
+    if (p->dead)
+        return;
+    hdr_cmp(p, variant % 2 == 0 ? "redef, enddef, close" : "redef, close", target, kind);
+
+    /* header rewrites in data mode: a value of the same length, a shorter
+     * name; with records, one more */
+    if (!both_ok(p, "open", nc_open(p->path_nc, omode, &p->nc), ncs_open(p->path_ns, omode, &p->ns)))
+        return;
+    p->open = 1;
+    both_ok(p, "put_att tail", nc_put_att_text(p->nc, NC_GLOBAL, "tail", tail, text + 3),
+            ncs_put_att(p->ns, NC_GLOBAL, "tail", NC_CHAR, tail, NC_CHAR, text + 3));
+    both_ok(p, "rename_att", nc_rename_att(p->nc, NC_GLOBAL, "tail", "ta"),
+            ncs_rename_att(p->ns, NC_GLOBAL, "tail", "ta"));
+    if (rv >= 0 && variant % 4 == 0) {
+        short v8 = 8;
+        size_t st = 3;
+        both_ok(p, "put1 w", nc_put_var1_short(p->nc, rv, &st, &v8),
+                ncs_put(p->ns, rv, &st, NULL, NULL, NULL, NC_SHORT, &v8));
+    }
+    if (variant % 5 == 0)
+        both_ok(p, "sync", nc_sync(p->nc), ncs_sync(p->ns));
+    both_ok(p, "close", nc_close(p->nc), ncs_close(p->ns));
+    p->open = 0;
+    if (p->dead)
+        return;
+    hdr_cmp(p, "data-mode rewrites", target, kind);
+
+    /* a redefinition that grows the header (the data moves) after a read */
+    if (!both_ok(p, "open", nc_open(p->path_nc, omode, &p->nc), ncs_open(p->path_ns, omode, &p->ns)))
+        return;
+    p->open = 1;
+    if (fv >= 0) {
+        int a[2], b[2];
+        size_t st = 0, ct = 2;
+        both_ok(p, "get v", nc_get_vara_int(p->nc, fv, &st, &ct, a),
+                ncs_get(p->ns, fv, &st, &ct, NULL, NULL, NC_INT, b));
+    }
+    both_ok(p, "redef", nc_redef(p->nc), ncs_redef(p->ns));
+    both_ok(p, "put_att grow", nc_put_att_text(p->nc, NC_GLOBAL, "grow", 9, text),
+            ncs_put_att(p->ns, NC_GLOBAL, "grow", NC_CHAR, 9, NC_CHAR, text));
+    both_ok(p, "enddef", nc_enddef(p->nc), ncs_enddef(p->ns));
+out:
+    both_ok(p, "close", nc_close(p->nc), ncs_close(p->ns));
+    p->open = 0;
+    if (!p->dead)
+        hdr_cmp(p, "a redefinition that grows the header", target, kind);
+}
+
+/* the header sizes: 4-byte steps within 48 bytes of each multiple of 4096
+ * and within 8 of each multiple of 512, steps of 508 elsewhere */
+static int next_size(size_t h, size_t *next)
+{
+    size_t to4k = 4096 - h % 4096, to512 = 512 - h % 512;
+    if (h % 4096 < 48 || to4k <= 48 || h % 512 < 8 || to512 <= 8)
+        *next = h + 4;
+    else if (to4k > 48 + 508 && to512 > 8 + 508)
+        *next = h + 508;
+    else
+        *next = h + (to512 - 8 < to4k - 48 ? to512 - 8 : to4k - 48);
+    return *next <= 65536;
+}
+
+START_TEST(t_header_sizes)
+{
+    static const int fmts[] = {1, 2, 5};
+    dpair P, *p = &P;
+    size_t h = 0, ncases = 0;
+    int variant = 0;
+    /* in memory where there is such a file system: ncslab syncs a
+     * redefinition's journal, thousands of times here */
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : tmpdir;
+    memset(p, 0, sizeof *p);
+    p->ctx = "header";
+    p->fmt = fmts[_i];
+    snprintf(p->path_nc, sizeof p->path_nc, "%s/ncslab_h_%d.nc", dir, (int)getpid());
+    snprintf(p->path_ns, sizeof p->path_ns, "%s/ncslab_hs_%d.nc", dir, (int)getpid());
+    do {
+        int kind = variant % HV_NKINDS;
+        p->share = (variant / HV_NKINDS) % 2 ? NC_SHARE : 0;
+        /* fixed data of a few bytes, or of more than a block */
+        header_case(p, h, kind, variant % 7 == 3 ? 3000 : 10, variant);
+        variant++;
+        ncases++;
+    } while (p->fails < 20 && next_size(h, &h));
+    if (p->fails == 0) {
+        unlink(p->path_nc);
+        unlink(p->path_ns);
+    } else {
+        fprintf(stderr, "header: the files of the last case are %s and %s\n", p->path_nc,
+                p->path_ns);
+    }
+    ck_assert_msg(p->fails == 0, "CDF-%d: %d mismatches in %zu header sizes", p->fmt, p->fails,
+                  ncases);
+}
+END_TEST
+
 static Suite *diff_suite(void)
 {
     Suite *s = suite_create("diff_classic");
@@ -1657,6 +1881,10 @@ static Suite *diff_suite(void)
     tcase_add_test(tc, t_erange_bytes);
     tcase_add_test(tc, t_edges);
     tcase_add_test(tc, t_default_format);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("header");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, t_header_sizes, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -570,16 +570,15 @@ static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, si
     if (off == n && la == lb)
         goto cleanup;
     rc = 1;
-    if (la == lb || p != NULL) {
+    if (la == lb) {
         /* Only unused bytes (no header, no variable) that ncslab left zero
          * and netCDF-C filled from a stale I/O buffer: a known difference
          * (doc/format.md), reported as a note.  With p, also bytes of
-         * elements without defined content, and a length difference made of
-         * such bytes only (netCDF-C writes whole buffers, which can reach
-         * past the last byte written; ncslab does not); a byte that is not
-         * in ncslab's file counts as its zero. */
-        size_t lmax = la > lb ? la : lb, nstale = 0, nundef = 0, i;
-        const unsigned char *hb = la >= lb ? ba : bb;   /* headers are equal up to off */
+         * elements without defined content.  The lengths must be equal:
+         * ncslab pads its file as netCDF-C's buffer does (doc/format.md,
+         * section 6.5). */
+        size_t lmax = la, nstale = 0, nundef = 0, i;
+        const unsigned char *hb = ba;   /* headers are equal up to off */
         unsigned char *used = calloc(lmax ? lmax : 1, 1);
         uint64_t need, nvars = 0, numrecs = 0, hdrlen;
         cvar *vt = NULL;
@@ -589,8 +588,8 @@ static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, si
             for (i = off; i < lmax; i++) {
                 int var;
                 size_t lin;
-                unsigned ca = i < la ? ba[i] : 0, cb = i < lb ? bb[i] : 0;
-                if (i < n && ca == cb)
+                unsigned ca = ba[i], cb = bb[i];
+                if (ca == cb)
                     continue;
                 if (!used[i]) {
                     if (cb != 0)
@@ -612,9 +611,8 @@ static int files_cmp(const char *a, const char *b, const dpair *p, char *msg, si
             }
             if (i == lmax) {
                 snprintf(msg, msgsz, "from 0x%zx, %zu unused bytes (ncslab's zero) and %zu "
-                         "bytes of padding or of elements never written (nofill) differ%s",
-                         off, nstale, nundef,
-                         la != lb ? " (or are missing from the shorter file)" : "");
+                         "bytes of padding or of elements never written (nofill) differ",
+                         off, nstale, nundef);
                 rc = 2;
             }
         }
