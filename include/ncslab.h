@@ -230,8 +230,9 @@ int ncs_inq_type_size(int xtype, size_t *sizep);
  * file NCS_EPERM (read-only) and NCS_EUNLIMIT come before
  * NCS_ENOTINDEFINE, as in netCDF-C. */
 int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp);
-/* Errors: NCS_EBADID, NCS_EBADDIM (no such name), NCS_EMAXNAME (a name
- * longer than NCS_MAX_NAME, in a netCDF-4 file). */
+/* Errors: NCS_EBADID, NCS_EBADDIM (no such name), NCS_EBADNAME (a NULL
+ * name; NCS_EINVAL in a netCDF-4 file), NCS_EMAXNAME (a name longer than
+ * NCS_MAX_NAME, in a netCDF-4 file). */
 int ncs_inq_dimid(int ncid, const char *name, int *dimidp);
 /* name receives up to NCS_MAX_NAME+1 bytes; the record dimension's length
  * is the current number of records.  Errors: NCS_EBADID, NCS_EBADDIM. */

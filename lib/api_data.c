@@ -144,24 +144,32 @@ static int bad_stride(ptrdiff_t s)
     return s <= 0 || s >= INT32_MAX;
 }
 
-/* netCDF-C's netCDF-4 reads, strided or not: every stride, then each
- * dimension in turn, its start inside (or at the end with nothing to
- * read) and its last index inside; nothing is read when one is not. */
-static int check_nc4_read(const request *r, const size_t *start, const size_t *count,
-                          const ptrdiff_t *stride)
+/* netCDF-C's netCDF-4 checks of a request, strided or not: every stride,
+ * then each dimension in turn, its start inside (or at the end with
+ * nothing to move) and its last index inside; nothing moves when one is
+ * not.  A write does not check the record dimension, which grows, nor the
+ * last index when it moves nothing at all. */
+static int check_nc4(const request *r, const size_t *start, const size_t *count,
+                     const ptrdiff_t *stride)
 {
     const ncs_var *v = r->v;
-    for (int d = 0; d < v->ndims && stride != NULL; d++)
-        if (bad_stride(stride[d]))
+    int empty = 0;
+    for (int d = 0; d < v->ndims; d++) {
+        if (stride != NULL && bad_stride(stride[d]))
             return NCS_ERR(NCS_ESTRIDE);
+        empty |= count[d] == 0;
+    }
     for (int d = 0; d < v->ndims; d++) {
         int unb;
         uint64_t len = dim_bound(r, d, &unb), last;
         uint64_t st = stride != NULL ? (uint64_t)stride[d] : 1;
+        if (unb)
+            continue;
         if (start[d] > len || (start[d] == len && count[d] > 0))
             return NCS_ERR(NCS_EINVALCOORDS);
-        if (count[d] > 0 && (ncsi_mul_u64(st, count[d] - 1, &last) ||
-                             ncsi_add_u64(last, start[d], &last) || last >= len))
+        if (count[d] > 0 && !(r->put && empty) &&
+            (ncsi_mul_u64(st, count[d] - 1, &last) || ncsi_add_u64(last, start[d], &last) ||
+             last >= len))
             return NCS_ERR(NCS_EEDGE);
     }
     return NCS_NOERR;
@@ -552,9 +560,9 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     }
     if (r.v->ndims == 0) {
         status = NCS_NOERR;
-    } else if (r.f->version == 4 && !put && path != PATH_VARM) {
-        status = check_nc4_read(&r, start, count, stride);
-        if (status == NCS_NOERR && any_zero(count, r.v->ndims))
+    } else if (r.f->version == 4 && path != PATH_VARM) {
+        status = check_nc4(&r, start, count, stride);
+        if (status == NCS_NOERR && !put && any_zero(count, r.v->ndims))
             goto done;
     } else if (path == PATH_VARA) {
         status = check_vara(&r, start, count);

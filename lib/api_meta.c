@@ -37,7 +37,9 @@ static int get_file(int ncid, ncs_file **fp)
 
 /* netCDF-C's netCDF-4 code normalises a name before looking it up, and a
  * name too long to normalise is NCS_EMAXNAME there; its classic code just
- * finds nothing. */
+ * finds nothing.  (A NULL name is NCS_EINVAL to the netCDF-4 code's
+ * dimension and variable lookups; its classic code crashes, and ncslab
+ * answers NCS_EBADNAME there.) */
 static int lookup_name_len(const ncs_file *f, const char *name)
 {
     return f->version == 4 && strlen(name) > NCS_MAX_NAME ? NCS_ERR(NCS_EMAXNAME) : NCS_NOERR;
@@ -115,7 +117,7 @@ static int inq_dimid_nfc(int ncid, const char *name, int *dimidp)
     if (status != NCS_NOERR)
         return status;
     if (name == NULL)
-        return NCS_ERR(NCS_EBADNAME);
+        return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
     status = lookup_name_len(f, name);
     if (status != NCS_NOERR)
         return status;
@@ -283,7 +285,7 @@ static int inq_varid_nfc(int ncid, const char *name, int *varidp)
     if (status != NCS_NOERR)
         return status;
     if (name == NULL)
-        return NCS_ERR(NCS_EBADNAME);
+        return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
     status = lookup_name_len(f, name);
     if (status != NCS_NOERR)
         return status;

@@ -142,6 +142,21 @@ static void data_calls(twins *t, const char *state)
          ncs_inq_dimid(t->ns, longname, &jval));
     SAME(CASE("inq_varid long name"), nc_inq_varid(t->nc, longname, &ival),
          ncs_inq_varid(t->ns, longname, &jval));
+    if (t->cmode & NC_NETCDF4) {
+        /* NULL names (netCDF-C's classic code crashes on these) */
+        SAME(CASE("inq_dimid NULL name"), nc_inq_dimid(t->nc, NULL, &ival),
+             ncs_inq_dimid(t->ns, NULL, &jval));
+        SAME(CASE("inq_varid NULL name"), nc_inq_varid(t->nc, NULL, &ival),
+             ncs_inq_varid(t->ns, NULL, &jval));
+        SAME(CASE("inq_attid NULL name"), nc_inq_attid(t->nc, NC_GLOBAL, NULL, &ival),
+             ncs_inq_attid(t->ns, NCS_GLOBAL, NULL, &jval));
+        SAME(CASE("del_att NULL name"), nc_del_att(t->nc, NC_GLOBAL, NULL),
+             ncs_del_att(t->ns, NCS_GLOBAL, NULL));
+        SAME(CASE("rename_att NULL name"), nc_rename_att(t->nc, NC_GLOBAL, NULL, "y"),
+             ncs_rename_att(t->ns, NCS_GLOBAL, NULL, "y"));
+    }
+    SAME(CASE("inq_att NULL name"), nc_inq_att(t->nc, NC_GLOBAL, NULL, NULL, NULL),
+         ncs_inq_att(t->ns, NCS_GLOBAL, NULL, NULL, NULL));
     ival = jval = -7;
     SAME(CASE("inq_var NC_GLOBAL"), nc_inq_var(t->nc, NC_GLOBAL, NULL, NULL, NULL, NULL, &ival),
          ncs_inq_var(t->ns, NCS_GLOBAL, NULL, NULL, NULL, NULL, &jval));
@@ -275,6 +290,13 @@ static void scenario(int cmode)
                                                             (ptrdiff_t[]){ 2 }, (int[2]){ 0 }),
          ncs_get(t.ns, t.f, (size_t[]){ 1 }, (size_t[]){ 2 }, (ptrdiff_t[]){ 2 }, NULL, NCS_INT,
                  (int[2]){ 0 }));
+    SAME("put_vars past a fixed dimension", nc_put_vars_int(t.nc, t.f, (size_t[]){ 1 }, (size_t[]){ 2 },
+                                                            (ptrdiff_t[]){ 2 }, (int[2]){ 0 }),
+         ncs_put(t.ns, t.f, (size_t[]){ 1 }, (size_t[]){ 2 }, (ptrdiff_t[]){ 2 }, NULL, NCS_INT,
+                 (int[2]){ 0 }));
+    SAME("put_vara past a fixed dimension", nc_put_vara_int(t.nc, t.f, (size_t[]){ 2 }, (size_t[]){ 2 },
+                                                            (int[2]){ 0 }),
+         ncs_put(t.ns, t.f, (size_t[]){ 2 }, (size_t[]){ 2 }, NULL, NULL, NCS_INT, (int[2]){ 0 }));
     SAME("get_vara past a fixed dimension", nc_get_vara_int(t.nc, t.f, (size_t[]){ 3 }, (size_t[]){ 1 },
                                                             (int[1]){ 0 }),
          ncs_get(t.ns, t.f, (size_t[]){ 3 }, (size_t[]){ 1 }, NULL, NULL, NCS_INT, (int[1]){ 0 }));
