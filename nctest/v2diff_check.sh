@@ -4,6 +4,8 @@
 #
 #   v2header   the v2 header: prototypes (checked while compiling) and the
 #              value of every constant; run once
+#   v2diff     the netCDF-3 inquiry calls and the check order of the v2
+#              calls, in CDF-1, CDF-2, CDF-5 and netCDF-4 classic
 #
 # Each pair runs in directories of its own; stdout, stderr and the exit
 # status must be the same line for line.  Skips (77) without netCDF-C:
@@ -51,6 +53,9 @@ pair() {
 }
 
 pair v2header 1
+for fmt in 1 2 5 4; do
+    pair v2diff $fmt
+done
 
 if [ $status = 0 ]; then
     rm -rf "$tmp"

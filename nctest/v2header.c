@@ -4,8 +4,8 @@
  *
  * Built twice (nctest/v2.am), against ncslab's <netcdf.h> and against
  * netCDF-C's, from the same source.  Both builds must compile, which checks
- * each declaration of netCDF-C 4.9's v2 section against the exact
- * prototype netCDF-C gives (a function pointer of
+ * each declaration of netCDF-C 4.9's v2 section and the netCDF-3 inquiry
+ * calls against the exact prototype netCDF-C gives (a function pointer of
  * that type, selected by _Generic: a mismatch stops the compile), and both
  * print the value of every constant of that section and of the netCDF 2.4
  * header whose value netCDF-C defines; nctest/v2diff_check.sh requires the
@@ -75,7 +75,30 @@ HAS_TYPE(ncopts, int *);
 
 /* ---- the newer calls v2 programs mix in --------------------------------- */
 HAS_TYPE(nc_strerror, const char *(*)(int));
+HAS_TYPE(nc_inq_libvers, const char *(*)(void));
 HAS_TYPE(nc_set_default_format, int (*)(int, int *));
+HAS_TYPE(nc_inq, int (*)(int, int *, int *, int *, int *));
+HAS_TYPE(nc_inq_ndims, int (*)(int, int *));
+HAS_TYPE(nc_inq_nvars, int (*)(int, int *));
+HAS_TYPE(nc_inq_natts, int (*)(int, int *));
+HAS_TYPE(nc_inq_unlimdim, int (*)(int, int *));
+HAS_TYPE(nc_inq_format, int (*)(int, int *));
+HAS_TYPE(nc_inq_dimid, int (*)(int, const char *, int *));
+HAS_TYPE(nc_inq_dim, int (*)(int, int, char *, size_t *));
+HAS_TYPE(nc_inq_dimname, int (*)(int, int, char *));
+HAS_TYPE(nc_inq_dimlen, int (*)(int, int, size_t *));
+HAS_TYPE(nc_inq_var, int (*)(int, int, char *, nc_type *, int *, int *, int *));
+HAS_TYPE(nc_inq_varid, int (*)(int, const char *, int *));
+HAS_TYPE(nc_inq_varname, int (*)(int, int, char *));
+HAS_TYPE(nc_inq_vartype, int (*)(int, int, nc_type *));
+HAS_TYPE(nc_inq_varndims, int (*)(int, int, int *));
+HAS_TYPE(nc_inq_vardimid, int (*)(int, int, int *));
+HAS_TYPE(nc_inq_varnatts, int (*)(int, int, int *));
+HAS_TYPE(nc_inq_att, int (*)(int, int, const char *, nc_type *, size_t *));
+HAS_TYPE(nc_inq_attid, int (*)(int, int, const char *, int *));
+HAS_TYPE(nc_inq_atttype, int (*)(int, int, const char *, nc_type *));
+HAS_TYPE(nc_inq_attlen, int (*)(int, int, const char *, size_t *));
+HAS_TYPE(nc_inq_attname, int (*)(int, int, int, char *));
 
 /* nc_type is an int, and NC_LONG data are 32-bit nclongs. */
 _Static_assert(_Generic((nc_type)0, int: 1, default: 0), "nc_type is int");

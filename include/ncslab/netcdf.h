@@ -8,7 +8,9 @@
  * calls do, oddities included (see doc/v2.md).
  *
  * Besides the v2 calls, the few newer calls v2 programs commonly use are
- * declared: nc_strerror, nc_inq_libvers, nc_set_default_format.
+ * declared: nc_strerror, nc_inq_libvers, nc_set_default_format, and the
+ * netCDF-3 inquiry calls (nc_inq, nc_inq_dim*, nc_inq_var*, nc_inq_att*,
+ * nc_inq_format), with netCDF-C's prototypes.
  *
  * The names of netCDF 2's own header that programs of that time use are
  * here too (_FillValue, ncvoid, NC_UNSPECIFIED, NC_RDWR, MAX_NC_OPEN,
@@ -299,6 +301,35 @@ int nctypelen(nc_type datatype);
 const char *nc_strerror(int ncerr);
 const char *nc_inq_libvers(void);
 int nc_set_default_format(int format, int *old_formatp);
+
+/* The netCDF-3 inquiry calls.  Each returns a status (NC_NOERR or an NC_E*
+ * code, as netCDF-C's: NC_EBADID, NC_EBADDIM, NC_ENOTVAR, NC_ENOTATT,
+ * NC_EBADNAME, ...); none sets ncerr or prints.  Output pointers may be
+ * NULL. */
+int nc_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp);
+int nc_inq_ndims(int ncid, int *ndimsp);
+int nc_inq_nvars(int ncid, int *nvarsp);
+int nc_inq_natts(int ncid, int *nattsp);
+int nc_inq_unlimdim(int ncid, int *unlimdimidp);
+int nc_inq_format(int ncid, int *formatp);
+int nc_inq_dimid(int ncid, const char *name, int *idp);
+int nc_inq_dim(int ncid, int dimid, char *name, size_t *lenp);
+int nc_inq_dimname(int ncid, int dimid, char *name);
+int nc_inq_dimlen(int ncid, int dimid, size_t *lenp);
+int nc_inq_var(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp,
+               int *dimidsp, int *nattsp);
+int nc_inq_varid(int ncid, const char *name, int *varidp);
+int nc_inq_varname(int ncid, int varid, char *name);
+int nc_inq_vartype(int ncid, int varid, nc_type *xtypep);
+int nc_inq_varndims(int ncid, int varid, int *ndimsp);
+int nc_inq_vardimid(int ncid, int varid, int *dimidsp);
+int nc_inq_varnatts(int ncid, int varid, int *nattsp);
+int nc_inq_att(int ncid, int varid, const char *name, nc_type *xtypep,
+               size_t *lenp);
+int nc_inq_attid(int ncid, int varid, const char *name, int *idp);
+int nc_inq_atttype(int ncid, int varid, const char *name, nc_type *xtypep);
+int nc_inq_attlen(int ncid, int varid, const char *name, size_t *lenp);
+int nc_inq_attname(int ncid, int varid, int attnum, char *name);
 
 #ifdef __cplusplus
 }
