@@ -243,9 +243,13 @@ int ncs_inq_type_size(int xtype, size_t *sizep);
 /* Defines a dimension of length len (NCS_UNLIMITED for the record one).
  * Errors: NCS_EBADID, NCS_ENOTINDEFINE, NCS_EBADNAME, NCS_EMAXNAME,
  * NCS_ENAMEINUSE, NCS_EUNLIMIT (second unlimited), NCS_EDIMSIZE (too long
- * for the format), NCS_EMAXDIMS. */
+ * for the format; 2^32-1 in a netCDF-4 file), NCS_EMAXDIMS; in a netCDF-4
+ * file NCS_EPERM (read-only) and NCS_EUNLIMIT come before
+ * NCS_ENOTINDEFINE, as in netCDF-C. */
 int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp);
-/* Errors: NCS_EBADID, NCS_EBADDIM (no such name). */
+/* Errors: NCS_EBADID, NCS_EBADDIM (no such name), NCS_EBADNAME (a NULL
+ * name; NCS_EINVAL in a netCDF-4 file), NCS_EMAXNAME (a name longer than
+ * NCS_MAX_NAME, in a netCDF-4 file). */
 int ncs_inq_dimid(int ncid, const char *name, int *dimidp);
 /* name receives up to NCS_MAX_NAME+1 bytes; the record dimension's length
  * is the current number of records.  Errors: NCS_EBADID, NCS_EBADDIM. */
@@ -263,11 +267,17 @@ int ncs_rename_dim(int ncid, int dimid, const char *name);
  * Errors: NCS_EBADID, NCS_ENOTINDEFINE, NCS_EBADNAME, NCS_EMAXNAME,
  * NCS_ENAMEINUSE, NCS_EBADTYPE (bad type, or a CDF-5 type in CDF-1/2),
  * NCS_EINVAL (ndims out of range), NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EMAXVARS,
- * NCS_EVARSIZE. */
+ * NCS_EVARSIZE.  In a netCDF-4 file, as in netCDF-C: NCS_ESTRICTNC3 for a
+ * type beyond NCS_DOUBLE, NCS_EINVAL for a negative one (once the name and
+ * dimensions have passed), NCS_EBADTYPE for NCS_NAT. */
 int ncs_def_var(int ncid, const char *name, int xtype, int ndims,
                 const int *dimidsp, int *varidp);
+/* Errors: NCS_EBADID, NCS_ENOTVAR, NCS_EMAXNAME (as ncs_inq_dimid). */
 int ncs_inq_varid(int ncid, const char *name, int *varidp);
-/* Errors: NCS_EBADID, NCS_ENOTVAR. */
+/* Errors: NCS_EBADID, NCS_ENOTVAR.  In a netCDF-4 file ncs_inq_var of
+ * NCS_GLOBAL succeeds, giving the number of global attributes and leaving
+ * the other outputs alone, as netCDF-C's does (the single inquiries below
+ * refuse it). */
 int ncs_inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
                 int *dimidsp, int *nattsp);
 int ncs_inq_varname(int ncid, int varid, char *name);
@@ -283,18 +293,23 @@ int ncs_rename_var(int ncid, int varid, const char *name);
 /* Creates or replaces attribute name of variable varid (or NCS_GLOBAL) with
  * len values of external type xtype, converted from memtype values at op
  * (memtype NCS_NAT: op holds xtype values).  In data mode only an existing
- * attribute whose new value needs no more header space may be rewritten.
+ * attribute whose new value needs no more header space (in a netCDF-4
+ * file: no more bytes) may be rewritten.
  * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_EBADNAME, NCS_EMAXNAME, NCS_EBADTYPE,
  * NCS_ECHAR (text to numbers or back), NCS_EINVAL (len too large, NULL op
  * with len > 0), NCS_ENOTINDEFINE, NCS_EPERM, NCS_EMAXATTS, NCS_ERANGE (the
- * attribute is still written, out-of-range values cast). */
+ * attribute is still written, out-of-range values cast).  A netCDF-4 file
+ * checks in netCDF-C's netCDF-4 order (the name and the mode before the
+ * type): a name longer than NCS_MAX_NAME is NCS_EBADNAME, a type beyond
+ * NCS_DOUBLE NCS_ESTRICTNC3, a negative one NCS_EINVAL. */
 int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
                 int memtype, const void *op);
 /* Reads attribute values converted to memtype (NCS_NAT: the external type).
  * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTATT, NCS_ECHAR, NCS_EBADTYPE,
  * NCS_ERANGE (all values are still stored). */
 int ncs_get_att(int ncid, int varid, const char *name, int memtype, void *ip);
-/* Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTATT. */
+/* Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTATT; NCS_EMAXNAME for a name
+ * longer than NCS_MAX_NAME in a netCDF-4 file (as for ncs_get_att). */
 int ncs_inq_att(int ncid, int varid, const char *name, int *xtypep,
                 size_t *lenp);
 int ncs_inq_attid(int ncid, int varid, const char *name, int *attnump);
@@ -304,12 +319,20 @@ int ncs_inq_attlen(int ncid, int varid, const char *name, size_t *lenp);
  * bad number. */
 int ncs_inq_attname(int ncid, int varid, int attnum, char *name);
 /* Errors: as ncs_inq_att plus NCS_EBADNAME, NCS_EMAXNAME, NCS_ENAMEINUSE,
- * NCS_EPERM, NCS_ENOTINDEFINE (longer name in data mode). */
+ * NCS_EPERM, NCS_ENOTINDEFINE (longer name in data mode); in a netCDF-4
+ * file NCS_EINVAL for a NULL name, and a too long new name before
+ * NCS_EPERM. */
 int ncs_rename_att(int ncid, int varid, const char *name, const char *newname);
-/* Errors: as ncs_inq_att plus NCS_EPERM, NCS_ENOTINDEFINE. */
+/* Errors: as ncs_inq_att plus NCS_ENOTINDEFINE (data mode, and a read-only
+ * classic file), NCS_EPERM (a read-only netCDF-4 file), NCS_EINVAL (a NULL
+ * name, netCDF-4). */
 int ncs_del_att(int ncid, int varid, const char *name);
-/* Copies an attribute, possibly between files.  Errors: those of
- * ncs_inq_att on the input and ncs_put_att on the output. */
+/* Copies an attribute, possibly between files.  A copy onto the same
+ * variable of the same file succeeds without looking at the attribute, as
+ * in netCDF-C.  Errors: NCS_EBADID for ncid_out; those of ncs_inq_attid on
+ * the output variable when it is in a netCDF-4 file (NCS_ENOTVAR,
+ * NCS_EMAXNAME); those of ncs_inq_att on the input and ncs_put_att on the
+ * output. */
 int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
                  int varid_out);
 
@@ -330,7 +353,13 @@ int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
  * read-only file), NCS_EINVALCOORDS, NCS_EEDGE, NCS_ESTRIDE, NCS_ECHAR,
  * NCS_EBADTYPE, NCS_EINVAL (NULL buf with a non-empty request), NCS_ERANGE,
  * NCS_ENOMEM, I/O errors.  Writing a record variable past the last record
- * adds records (filling skipped ones in fill mode). */
+ * adds records (filling skipped ones in fill mode).
+ * The order of the checks is netCDF-C's: in a classic file the one-element
+ * calls and typed requests check the mode (NCS_EPERM, NCS_EINDEFINE) before
+ * the varid, a request with memtype NCS_NAT the varid first; a netCDF-4
+ * file checks the varid first, and a read there at or past the last record
+ * is NCS_EINVALCOORDS even in a writable file (NCS_EEDGE in a classic
+ * one). */
 int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
             void *buf);
@@ -352,6 +381,7 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
 #define NCS_CONTIGUOUS 1
 #define NCS_COMPACT    2  /* reported for datasets stored in the object header */
 #define NCS_ENOTNC4    (-111) /* netCDF-4 operation on a classic file */
+#define NCS_ESTRICTNC3 (-112) /* beyond the classic model, in a netCDF-4 file */
 #define NCS_ELATEDEF   (-123) /* storage settings after data was written */
 #define NCS_EBADCHUNK  (-127) /* chunk sizes do not fit the variable */
 

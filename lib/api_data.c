@@ -29,22 +29,30 @@ typedef struct request {
     int put;
 } request;
 
-/* Finds the file and variable and settles the memory type.  netCDF-C's
- * vara path checks the mode first and answers NCS_EGLOBAL for NCS_GLOBAL;
- * its strided and mapped paths start by inquiring the variable (so
- * NCS_ENOTVAR) and meet the mode checks only when they transfer. */
-static int lookup(int ncid, int varid, int memtype, int put, int path, request *r)
+/* Finds the file and variable and settles the memory type.  The order of
+ * the checks is netCDF-C's, which depends on the call and the back end:
+ *   - a classic file's vara path (one-element calls included) checks the
+ *     mode first and answers NCS_EGLOBAL for NCS_GLOBAL, but a vara call
+ *     with no memory type (nc_get_vara) first asks the variable's type, so
+ *     a bad varid is NCS_ENOTVAR before the mode;
+ *   - its strided and mapped paths start by inquiring the variable (so
+ *     NCS_ENOTVAR) and meet the mode checks only when they transfer;
+ *   - a netCDF-4 file finds the variable first (NCS_ENOTVAR, NCS_GLOBAL
+ *     included) and then checks the mode, on every path.
+ * one: a one-element call (ncs_get1, ncs_put1). */
+static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
+                  request *r)
 {
     ncs_file *f = ncsi_file_get(ncid);
+    int nc4;
     if (f == NULL)
         return NCS_ERR(NCS_EBADID);
     r->f = f;
     r->put = put;
-    /* With no memory type, netCDF-C first asks the variable's type: a bad
-     * varid (NCS_GLOBAL included) is NCS_ENOTVAR before anything else. */
-    if (memtype == NCS_NAT && (varid < 0 || varid >= f->model.nvars))
+    nc4 = f->version == 4;
+    if ((nc4 || (memtype == NCS_NAT && !one)) && (varid < 0 || varid >= f->model.nvars))
         return NCS_ERR(NCS_ENOTVAR);
-    if (path == PATH_VARA) {
+    if (path == PATH_VARA || nc4) {
         if (put && !(f->flags & NCSI_F_WRITE))
             return NCS_ERR(NCS_EPERM);
         if (f->flags & NCSI_F_INDEF)
@@ -134,6 +142,37 @@ static int check_vara(const request *r, const size_t *start, const size_t *count
 static int bad_stride(ptrdiff_t s)
 {
     return s <= 0 || s >= INT32_MAX;
+}
+
+/* netCDF-C's netCDF-4 checks of a request, strided or not: every stride,
+ * then each dimension in turn, its start inside (or at the end with
+ * nothing to move) and its last index inside; nothing moves when one is
+ * not.  A write does not check the record dimension, which grows, nor the
+ * last index when it moves nothing at all. */
+static int check_nc4(const request *r, const size_t *start, const size_t *count,
+                     const ptrdiff_t *stride)
+{
+    const ncs_var *v = r->v;
+    int empty = 0;
+    for (int d = 0; d < v->ndims; d++) {
+        if (stride != NULL && bad_stride(stride[d]))
+            return NCS_ERR(NCS_ESTRIDE);
+        empty |= count[d] == 0;
+    }
+    for (int d = 0; d < v->ndims; d++) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb), last;
+        uint64_t st = stride != NULL ? (uint64_t)stride[d] : 1;
+        if (unb)
+            continue;
+        if (start[d] > len || (start[d] == len && count[d] > 0))
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (count[d] > 0 && !(r->put && empty) &&
+            (ncsi_mul_u64(st, count[d] - 1, &last) || ncsi_add_u64(last, start[d], &last) ||
+             last >= len))
+            return NCS_ERR(NCS_EEDGE);
+    }
+    return NCS_NOERR;
 }
 
 static int all_ones(const ptrdiff_t *stride, int nd)
@@ -485,7 +524,7 @@ done:
 
 static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
                     const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
-                    void *buf, int put)
+                    void *buf, int put, int one)
 {
     static const size_t zeros[NCS_MAX_VAR_DIMS];
     size_t full_inl[NCSI_SLAB_INLINE], *full = full_inl;
@@ -494,7 +533,7 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     int path, status, clip_err, have_slab = 0;
 
     path = imap != NULL ? PATH_VARM : stride != NULL ? PATH_VARS : PATH_VARA;
-    status = lookup(ncid, varid, memtype, put, path, &r);
+    status = lookup(ncid, varid, memtype, put, path, one, &r);
     if (status != NCS_NOERR)
         return status;
     if (path != PATH_VARA && r.v->ndims == 0) {
@@ -521,6 +560,10 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     }
     if (r.v->ndims == 0) {
         status = NCS_NOERR;
+    } else if (r.f->version == 4 && path != PATH_VARM) {
+        status = check_nc4(&r, start, count, stride);
+        if (status == NCS_NOERR && !put && any_zero(count, r.v->ndims))
+            goto done;
     } else if (path == PATH_VARA) {
         status = check_vara(&r, start, count);
     } else if (path == PATH_VARS) {
@@ -694,7 +737,7 @@ int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
         if (status != NCSI_DECLINED)
             return status;
     }
-    return transfer(ncid, varid, start, count, stride, imap, memtype, buf, 0);
+    return transfer(ncid, varid, start, count, stride, imap, memtype, buf, 0, 0);
 }
 
 int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
@@ -709,7 +752,7 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
         if (status != NCSI_DECLINED)
             return status;
     }
-    return transfer(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1);
+    return transfer(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1, 0);
 }
 
 static const size_t ones[NCS_MAX_VAR_DIMS] = {
@@ -718,7 +761,7 @@ static const size_t ones[NCS_MAX_VAR_DIMS] = {
 
 int ncsi_get1_general(ncs_file *f, int varid, const size_t *index, void *buf)
 {
-    return transfer(f->ncid, varid, index, ones, NULL, NULL, NCS_NAT, buf, 0);
+    return transfer(f->ncid, varid, index, ones, NULL, NULL, NCS_NAT, buf, 0, 1);
 }
 
 int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
@@ -730,10 +773,10 @@ int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
     if (f != NULL && (unsigned)varid < (unsigned)f->nfast && index != NULL &&
         buf != NULL && (memtype == NCS_NAT || memtype == f->model.vars[varid].type))
         return f->store->get1(f, varid, index, buf);
-    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0);
+    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0, 1);
 }
 
 int ncs_put1(int ncid, int varid, const size_t *index, int memtype, const void *buf)
 {
-    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, (void *)buf, 1);
+    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, (void *)buf, 1, 1);
 }

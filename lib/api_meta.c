@@ -35,6 +35,16 @@ static int get_file(int ncid, ncs_file **fp)
     return *fp == NULL ? NCS_ERR(NCS_EBADID) : NCS_NOERR;
 }
 
+/* netCDF-C's netCDF-4 code normalises a name before looking it up, and a
+ * name too long to normalise is NCS_EMAXNAME there; its classic code just
+ * finds nothing.  (A NULL name is NCS_EINVAL to the netCDF-4 code's
+ * dimension and variable lookups; its classic code crashes, and ncslab
+ * answers NCS_EBADNAME there.) */
+static int lookup_name_len(const ncs_file *f, const char *name)
+{
+    return f->version == 4 && strlen(name) > NCS_MAX_NAME ? NCS_ERR(NCS_EMAXNAME) : NCS_NOERR;
+}
+
 static void copy_name(char *dst, const char *src)
 {
     if (dst != NULL)
@@ -52,16 +62,26 @@ static int def_dim_nfc(int ncid, const char *name, size_t len, int *dimidp)
     int status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
+    m = &f->model;
+    /* netCDF-C's netCDF-4 code asks for write permission and a free
+     * unlimited dimension first, and allows lengths up to 2^32-1 */
+    if (f->version == 4) {
+        if (!(f->flags & NCSI_F_WRITE))
+            return NCS_ERR(NCS_EPERM);
+        if (len == NCS_UNLIMITED && m->unlimdim >= 0)
+            return NCS_ERR(NCS_EUNLIMIT);
+    }
     if (!(f->flags & NCSI_F_INDEF))
         return NCS_ERR(NCS_ENOTINDEFINE);
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
-    max = f->version >= 4 ? UINT64_MAX - 3 : f->version == 2 ? (uint64_t)UINT32_MAX - 3
-                                                            : (uint64_t)INT32_MAX - 3;
+    max = f->version == 4   ? UINT32_MAX
+          : f->version == 5 ? UINT64_MAX - 3
+          : f->version == 2 ? (uint64_t)UINT32_MAX - 3
+                            : (uint64_t)INT32_MAX - 3;
     if ((uint64_t)len > max)
         return NCS_ERR(NCS_EDIMSIZE);
-    m = &f->model;
     if (len == NCS_UNLIMITED && m->unlimdim >= 0)
         return NCS_ERR(NCS_EUNLIMIT);
     if (m->ndims >= NCS_MAX_DIMS)
@@ -97,7 +117,10 @@ static int inq_dimid_nfc(int ncid, const char *name, int *dimidp)
     if (status != NCS_NOERR)
         return status;
     if (name == NULL)
-        return NCS_ERR(NCS_EBADNAME);
+        return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
+    status = lookup_name_len(f, name);
+    if (status != NCS_NOERR)
+        return status;
     id = ncsi_find_dim(&f->model, name);
     if (id < 0)
         return NCS_ERR(NCS_EBADDIM);
@@ -188,7 +211,14 @@ static int def_var_nfc(int ncid, const char *name, int xtype, int ndims,
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
-    if (!ncsi_type_ok(xtype, f->version))
+    /* netCDF-C's netCDF-4 code refuses the types beyond the classic ones
+     * as outside the classic model, and fails on a negative one only once
+     * the dimensions have been checked */
+    if (f->version == 4 && xtype == NCS_NAT)
+        return NCS_ERR(NCS_EBADTYPE);
+    if (f->version == 4 && xtype > NCS_DOUBLE)
+        return NCS_ERR(NCS_ESTRICTNC3);
+    if (f->version != 4 && !ncsi_type_ok(xtype, f->version))
         return NCS_ERR(NCS_EBADTYPE);
     if (ndims < 0)
         return NCS_ERR(NCS_EINVAL);
@@ -201,6 +231,12 @@ static int def_var_nfc(int ncid, const char *name, int xtype, int ndims,
         return NCS_ERR(NCS_EMAXVARS);
     if (ncsi_find_var(m, name) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
+    if (xtype < 0) {
+        for (int d = 0; d < ndims; d++)
+            if (dimidsp[d] < 0 || dimidsp[d] >= m->ndims)
+                return NCS_ERR(NCS_EBADDIM);
+        return NCS_ERR(NCS_EINVAL);
+    }
 
     memset(&v, 0, sizeof v);
     nd = (size_t)ndims;
@@ -249,7 +285,10 @@ static int inq_varid_nfc(int ncid, const char *name, int *varidp)
     if (status != NCS_NOERR)
         return status;
     if (name == NULL)
-        return NCS_ERR(NCS_EBADNAME);
+        return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
+    status = lookup_name_len(f, name);
+    if (status != NCS_NOERR)
+        return status;
     id = ncsi_find_var(&f->model, name);
     if (id < 0)
         return NCS_ERR(NCS_ENOTVAR);
@@ -258,8 +297,8 @@ static int inq_varid_nfc(int ncid, const char *name, int *varidp)
     return NCS_NOERR;
 }
 
-int ncs_inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
-                int *dimidsp, int *nattsp)
+static int inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
+                   int *dimidsp, int *nattsp)
 {
     ncs_file *f;
     const ncs_var *v;
@@ -281,31 +320,46 @@ int ncs_inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
     return NCS_NOERR;
 }
 
+int ncs_inq_var(int ncid, int varid, char *name, int *xtypep, int *ndimsp,
+                int *dimidsp, int *nattsp)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f != NULL && f->version == 4 && varid == NCS_GLOBAL) {
+        /* netCDF-C's netCDF-4 code answers the number of global
+         * attributes and leaves the other outputs alone (its single
+         * inquiries, ncs_inq_varname and the rest, refuse NCS_GLOBAL) */
+        if (nattsp != NULL)
+            *nattsp = f->model.gatts.n;
+        return NCS_NOERR;
+    }
+    return inq_var(ncid, varid, name, xtypep, ndimsp, dimidsp, nattsp);
+}
+
 int ncs_inq_varname(int ncid, int varid, char *name)
 {
-    return ncs_inq_var(ncid, varid, name, NULL, NULL, NULL, NULL);
+    return inq_var(ncid, varid, name, NULL, NULL, NULL, NULL);
 }
 
 int ncs_inq_vartype(int ncid, int varid, int *xtypep)
 {
-    return ncs_inq_var(ncid, varid, NULL, xtypep, NULL, NULL, NULL);
+    return inq_var(ncid, varid, NULL, xtypep, NULL, NULL, NULL);
 }
 
 int ncs_inq_varndims(int ncid, int varid, int *ndimsp)
 {
-    return ncs_inq_var(ncid, varid, NULL, NULL, ndimsp, NULL, NULL);
+    return inq_var(ncid, varid, NULL, NULL, ndimsp, NULL, NULL);
 }
 
 int ncs_inq_vardimid(int ncid, int varid, int *dimidsp)
 {
-    return ncs_inq_var(ncid, varid, NULL, NULL, NULL, dimidsp, NULL);
+    return inq_var(ncid, varid, NULL, NULL, NULL, dimidsp, NULL);
 }
 
 int ncs_inq_varnatts(int ncid, int varid, int *nattsp)
 {
     if (varid == NCS_GLOBAL)
         return ncs_inq_natts(ncid, nattsp);
-    return ncs_inq_var(ncid, varid, NULL, NULL, NULL, NULL, nattsp);
+    return inq_var(ncid, varid, NULL, NULL, NULL, NULL, nattsp);
 }
 
 static int rename_var_nfc(int ncid, int varid, const char *name)
@@ -343,33 +397,46 @@ static int find_att(int ncid, int varid, const char *name, ncs_file **fp,
         return NCS_ERR(NCS_ENOTVAR);
     if (name == NULL)
         return NCS_ERR(NCS_EBADNAME);
+    status = lookup_name_len(*fp, name);
+    if (status != NCS_NOERR)
+        return status;
     *idx = ncsi_find_att(*lp, name);
     if (*idx < 0)
         return NCS_ERR(NCS_ENOTATT);
     return NCS_NOERR;
 }
 
-static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t len,
-                int memtype, const void *op)
+/* Whether a data-mode rewrite of attribute idx (-1: a new one) to nbytes
+ * needs define mode: classic files compare the padded sizes, as the header
+ * holds them; netCDF-4 files the sizes themselves, as netCDF-C does. */
+static int put_att_grows(const ncs_file *f, const ncs_attlist *l, int idx, size_t nbytes)
 {
-    ncs_file *f;
+    size_t old;
+    if (f->flags & NCSI_F_INDEF)
+        return 0;
+    if (idx < 0)
+        return 1;
+    old = (size_t)l->a[idx].nelems * ncsi_type_size(l->a[idx].type);
+    if (f->version == 4)
+        return nbytes > old;
+    return NCS_RNDUP(nbytes, 4) > NCS_RNDUP(old, 4);
+}
+
+/* The checks of a put to a classic file, in netCDF-C's order. */
+static int put_att_check_classic(ncs_file *f, int varid, const char *name, int xtype,
+                                 size_t len, int memtype, const void *op,
+                                 ncs_attlist **lp, int *idx)
+{
     ncs_attlist *l;
-    ncs_att a;
-    size_t xsz, nbytes;
-    int idx, status = get_file(ncid, &f), conv;
-    if (status != NCS_NOERR)
-        return status;
     if (!(f->flags & NCSI_F_WRITE))
         return NCS_ERR(NCS_EPERM);
-    l = ncsi_attlist(&f->model, varid);
+    l = *lp = ncsi_attlist(&f->model, varid);
     if (l == NULL)
         return NCS_ERR(NCS_ENOTVAR);
     if (name == NULL)
         return NCS_ERR(NCS_EBADNAME);
     if (!ncsi_type_ok(xtype, f->version))
         return NCS_ERR(NCS_EBADTYPE);
-    if (memtype == NCS_NAT)
-        memtype = xtype;
     if (ncsi_type_size(memtype) == 0)
         return NCS_ERR(NCS_EBADTYPE);
     if ((memtype == NCS_CHAR) != (xtype == NCS_CHAR))
@@ -378,22 +445,73 @@ static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t 
         return NCS_ERR(NCS_EINVAL);
     if (len != 0 && op == NULL)
         return NCS_ERR(NCS_EINVAL);
-    xsz = ncsi_type_size(xtype);
-    nbytes = len * xsz;
-    idx = ncsi_find_att(l, name);
-    if (idx >= 0) {
-        if (!(f->flags & NCSI_F_INDEF) &&
-            NCS_RNDUP(nbytes, 4) > NCS_RNDUP(l->a[idx].nelems * ncsi_type_size(l->a[idx].type), 4))
-            return NCS_ERR(NCS_ENOTINDEFINE);
-    } else {
-        if (!(f->flags & NCSI_F_INDEF))
-            return NCS_ERR(NCS_ENOTINDEFINE);
-        if (l->n >= NCS_MAX_ATTRS)
-            return NCS_ERR(NCS_EMAXATTS);
-    }
+    *idx = ncsi_find_att(l, name);
+    if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    if (*idx < 0 && l->n >= NCS_MAX_ATTRS)
+        return NCS_ERR(NCS_EMAXATTS);
+    return ncsi_check_name(name);
+}
+
+/* The checks of a put to a netCDF-4 file, in the order of netCDF-C's
+ * netCDF-4 code: the name and the mode before the type, and a type beyond
+ * the classic ones NCS_ESTRICTNC3 (a negative one NCS_EINVAL). */
+static int put_att_check_nc4(ncs_file *f, int varid, const char *name, int xtype,
+                             size_t len, int memtype, const void *op,
+                             ncs_attlist **lp, int *idx)
+{
+    ncs_attlist *l;
+    int status;
+    l = *lp = ncsi_attlist(&f->model, varid);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (len > INT32_MAX)
+        return NCS_ERR(NCS_EINVAL);
+    if (name == NULL || strlen(name) > NCS_MAX_NAME)
+        return NCS_ERR(NCS_EBADNAME);
+    if (len != 0 && op == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
+    *idx = ncsi_find_att(l, name);
+    if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    if (xtype == NCS_NAT)
+        return NCS_ERR(NCS_EBADTYPE);
+    if (xtype != memtype && (xtype == NCS_CHAR || memtype == NCS_CHAR))
+        return NCS_ERR(NCS_ECHAR);
+    if (xtype > NCS_DOUBLE)
+        return NCS_ERR(NCS_ESTRICTNC3);
+    if (xtype < 0)
+        return NCS_ERR(NCS_EINVAL);
+    if (ncsi_type_size(memtype) == 0)
+        return NCS_ERR(NCS_EBADTYPE);
+    if (*idx < 0 && l->n >= NCS_MAX_ATTRS)
+        return NCS_ERR(NCS_EMAXATTS);
+    return NCS_NOERR;
+}
+
+static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t len,
+                int memtype, const void *op)
+{
+    ncs_file *f;
+    ncs_attlist *l = NULL;
+    ncs_att a;
+    size_t nbytes;
+    int idx = -1, status = get_file(ncid, &f), conv;
+    if (status != NCS_NOERR)
+        return status;
+    if (memtype == NCS_NAT)
+        memtype = xtype;
+    status = f->version == 4
+                 ? put_att_check_nc4(f, varid, name, xtype, len, memtype, op, &l, &idx)
+                 : put_att_check_classic(f, varid, name, xtype, len, memtype, op, &l, &idx);
+    if (status != NCS_NOERR)
+        return status;
+    nbytes = len * ncsi_type_size(xtype);
 
     a.name = ncsi_strdup(name);
     /* a data-mode rewrite keeps the old name as the header has it */
@@ -491,6 +609,36 @@ int ncs_inq_attname(int ncid, int varid, int attnum, char *name)
     return NCS_NOERR;
 }
 
+/* netCDF-C's netCDF-4 order: both names present, the new one not too
+ * long, write permission, the new name valid, the variable, the new name
+ * free, the old one found. */
+static int rename_att_nc4(ncs_file *f, int varid, const char *name, const char *newname)
+{
+    ncs_attlist *l;
+    int idx, status;
+    if (name == NULL || newname == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    if (strlen(newname) > NCS_MAX_NAME)
+        return NCS_ERR(NCS_EMAXNAME);
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    status = ncsi_check_name(newname);
+    if (status != NCS_NOERR)
+        return status;
+    l = ncsi_attlist(&f->model, varid);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (ncsi_find_att(l, newname) >= 0)
+        return NCS_ERR(NCS_ENAMEINUSE);
+    status = lookup_name_len(f, name);
+    if (status != NCS_NOERR)
+        return status;
+    idx = ncsi_find_att(l, name);
+    if (idx < 0)
+        return NCS_ERR(NCS_ENOTATT);
+    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+}
+
 static int rename_att_nfc(int ncid, int varid, const char *name, const char *newname)
 {
     ncs_file *f;
@@ -498,6 +646,8 @@ static int rename_att_nfc(int ncid, int varid, const char *name, const char *new
     int idx = -1, status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
+    if (f->version == 4)
+        return rename_att_nc4(f, varid, name, newname);
     if (!(f->flags & NCSI_F_WRITE))
         return NCS_ERR(NCS_EPERM);
     l = ncsi_attlist(&f->model, varid);
@@ -532,23 +682,49 @@ static int del_att_nfc(int ncid, int varid, const char *name)
     int idx = -1, status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
+    /* netCDF-C's netCDF-4 code asks for a name and write permission
+     * first; its classic code only for define mode, which a read-only
+     * file never is */
+    if (f->version == 4 && name == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    if (f->version == 4 && !(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
     if (!(f->flags & NCSI_F_INDEF))
         return NCS_ERR(NCS_ENOTINDEFINE);
-    status = find_att(ncid, varid, name, &f, &l, &idx);
-    if (status != NCS_NOERR)
-        return status;
+    l = ncsi_attlist(&f->model, varid);
+    if (l == NULL)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (name == NULL)
+        return NCS_ERR(NCS_EBADNAME);
+    idx = ncsi_find_att(l, name);
+    if (idx < 0)
+        return NCS_ERR(NCS_ENOTATT);
     ncsi_attlist_del(l, idx);
     return NCS_NOERR;
 }
 
+/* netCDF-C's order: the output file must exist; a copy onto the same
+ * variable of the same file is then done, without looking at the input
+ * (even when it names no attribute); into a netCDF-4 file the output
+ * variable and name are asked about before the input. */
 static int copy_att_nfc(int ncid_in, int varid_in, const char *name, int ncid_out,
                  int varid_out)
 {
-    ncs_file *f;
+    ncs_file *f, *fo;
     ncs_attlist *l;
     const ncs_att *a;
     void *tmp;
-    int idx, status = find_att(ncid_in, varid_in, name, &f, &l, &idx);
+    int idx, status = get_file(ncid_out, &fo);
+    if (status != NCS_NOERR)
+        return status;
+    if (ncid_in == ncid_out && varid_in == varid_out)
+        return NCS_NOERR;
+    if (fo->version == 4) {
+        status = find_att(ncid_out, varid_out, name, &fo, &l, &idx);
+        if (status != NCS_NOERR && status != NCS_ENOTATT)
+            return status;
+    }
+    status = find_att(ncid_in, varid_in, name, &f, &l, &idx);
     if (status != NCS_NOERR)
         return status;
     a = &l->a[idx];

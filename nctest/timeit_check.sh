@@ -26,6 +26,26 @@ run() {
     [ $rc -eq 0 ] || fail "timeit $* exited with status $rc"
 }
 
+# The one program links netCDF-C and ncslab's v2 sources: each v2 function
+# (the list libncslab_v2 exports) must be netCDF-C's there, ncslab's own
+# copy renamed by lib/v2/v2_names.h; an unrenamed definition would take
+# the place of netCDF-C's function without a word from the linker.  (Data
+# symbols are left out: netCDF-C's ncerr and ncopts are copied into the
+# program by the linker, so they are defined there legitimately.)
+srcdir=${srcdir:-.}
+bin=$top_builddir/nctest/timeit/.libs/timeit
+[ -f "$bin" ] || bin=$timeit
+if nm --defined-only "$bin" >"$tmp/nm" 2>/dev/null; then
+    sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$srcdir/lib/v2/libncslab_v2.sym" |
+        sort -u >"$tmp/v2names"
+    awk 'NF >= 3 && $2 ~ /^[Tt]$/ { print $3 }' "$tmp/nm" | sort -u >"$tmp/defined"
+    clash=$(comm -12 "$tmp/v2names" "$tmp/defined")
+    [ -z "$clash" ] || fail "timeit defines v2 names unprefixed: $clash"
+    grep -q ' ncsv2_nc_inq_vartype$' "$tmp/nm" || fail "timeit lacks ncsv2_nc_inq_vartype"
+else
+    fail "nm $bin failed"
+fi
+
 run --min-time 0.001 --dims 4,5,6,7 --types short,float --csv "$tmp/t.csv" --svg "$tmp/t.svg"
 grep -q '^time for ncvarget 4x5x1x1 plane' "$tmp/out" || fail "no 1992-format lines"
 grep -q '^Side by side' "$tmp/out" || fail "no side-by-side table"

@@ -8,10 +8,25 @@
  * calls do, oddities included (see doc/v2.md).
  *
  * Besides the v2 calls, the few newer calls v2 programs commonly use are
- * declared: nc_strerror, nc_inq_libvers, nc_set_default_format.
+ * declared: nc_strerror, nc_inq_libvers, nc_set_default_format, and the
+ * netCDF-3 inquiry calls (nc_inq, nc_inq_dim*, nc_inq_var*, nc_inq_att*,
+ * nc_inq_format), with netCDF-C's prototypes.
+ *
+ * The names of netCDF 2's own header that programs of that time use are
+ * here too (_FillValue, ncvoid, NC_UNSPECIFIED, NC_RDWR, MAX_NC_OPEN,
+ * PROTO), with the values of netCDF-C's v2 API where the two differ (the
+ * error codes, FILL_LONG).  Left out, because their values now mean other
+ * things: netCDF 2's private file-state flags (NC_CREAT, NC_EXCL, NC_INDEF,
+ * NC_NSYNC, NC_HSYNC, NC_NDIRTY, NC_HDIRTY, NC_LINK: 0x8 and up are
+ * netCDF-3 and -4 mode bits) and private types (NC_BITFIELD, NC_STRING,
+ * NC_IARRAY, NC_DIMENSION, NC_VARIABLE, NC_ATTRIBUTE: 7 to 12 are netCDF-4
+ * types), and the XDR infinities of its old fill values.  doc/v2.md has
+ * the list.
  */
 #ifndef NCSLAB_V2_NETCDF_H
 #define NCSLAB_V2_NETCDF_H
+/* netCDF's own include guard, which some programs test */
+#define _NETCDF_
 
 #include <stddef.h>
 
@@ -46,6 +61,9 @@ typedef int nc_type;
 #define NC_FILL_UINT   (4294967295U)
 #define NC_FILL_INT64  ((long long)-9223372036854775806LL)
 #define NC_FILL_UINT64 ((unsigned long long)18446744073709551614ULL)
+
+/* The attribute that overrides a variable's default fill value. */
+#define _FillValue "_FillValue"
 
 #define NC_FILL   0
 #define NC_NOFILL 0x100
@@ -196,6 +214,25 @@ typedef int nc_type;
 #define NC_EXDR    (-32)   /* v2: XDR error */
 #define NC_SYSERR  (-31)   /* v2: system error (errno has the cause) */
 
+/* netCDF 2: the argument type of buffers, the mode bit of a writable
+ * open, the "no type" type, and the fill values being the portable ones
+ * (NC_OLD_FILLVALUES 0, the only choice here). */
+#define ncvoid            void
+#define NC_RDWR           NC_WRITE
+#define NC_UNSPECIFIED    NC_NAT
+#define NC_OLD_FILLVALUES 0
+/* netCDF 2 programs size tables of open files by MAX_NC_OPEN: the number
+ * of files libncslab_v2 has open at most at once. */
+#define MAX_NC_OPEN 32767
+/* netCDF 2 declared its calls through PROTO, and programs of its time
+ * declare theirs with it, relying on this header. */
+#ifndef HAVE_PROTOTYPES
+#define HAVE_PROTOTYPES
+#endif
+#ifndef PROTO
+#define PROTO(x) x
+#endif
+
 /* ncopts bits: exit on error, print errors.  Default: both. */
 #define NC_FATAL   1
 #define NC_VERBOSE 2
@@ -264,6 +301,35 @@ int nctypelen(nc_type datatype);
 const char *nc_strerror(int ncerr);
 const char *nc_inq_libvers(void);
 int nc_set_default_format(int format, int *old_formatp);
+
+/* The netCDF-3 inquiry calls.  Each returns a status (NC_NOERR or an NC_E*
+ * code, as netCDF-C's: NC_EBADID, NC_EBADDIM, NC_ENOTVAR, NC_ENOTATT,
+ * NC_EBADNAME, ...); none sets ncerr or prints.  Output pointers may be
+ * NULL. */
+int nc_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp);
+int nc_inq_ndims(int ncid, int *ndimsp);
+int nc_inq_nvars(int ncid, int *nvarsp);
+int nc_inq_natts(int ncid, int *nattsp);
+int nc_inq_unlimdim(int ncid, int *unlimdimidp);
+int nc_inq_format(int ncid, int *formatp);
+int nc_inq_dimid(int ncid, const char *name, int *idp);
+int nc_inq_dim(int ncid, int dimid, char *name, size_t *lenp);
+int nc_inq_dimname(int ncid, int dimid, char *name);
+int nc_inq_dimlen(int ncid, int dimid, size_t *lenp);
+int nc_inq_var(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp,
+               int *dimidsp, int *nattsp);
+int nc_inq_varid(int ncid, const char *name, int *varidp);
+int nc_inq_varname(int ncid, int varid, char *name);
+int nc_inq_vartype(int ncid, int varid, nc_type *xtypep);
+int nc_inq_varndims(int ncid, int varid, int *ndimsp);
+int nc_inq_vardimid(int ncid, int varid, int *dimidsp);
+int nc_inq_varnatts(int ncid, int varid, int *nattsp);
+int nc_inq_att(int ncid, int varid, const char *name, nc_type *xtypep,
+               size_t *lenp);
+int nc_inq_attid(int ncid, int varid, const char *name, int *idp);
+int nc_inq_atttype(int ncid, int varid, const char *name, nc_type *xtypep);
+int nc_inq_attlen(int ncid, int varid, const char *name, size_t *lenp);
+int nc_inq_attname(int ncid, int varid, int attnum, char *name);
 
 #ifdef __cplusplus
 }

@@ -233,7 +233,8 @@ int ncvarid(int ncid, const char *name)
 int ncvarinq(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp,
              int *dimidsp, int *nattsp)
 {
-    int nd, na, status = ncs_inq_var(ncid, varid, name, xtypep, &nd, dimidsp, &na);
+    /* a netCDF-4 file answers NC_GLOBAL with its attributes alone */
+    int nd = 0, na, status = ncs_inq_var(ncid, varid, name, xtypep, &nd, dimidsp, &na);
     if (status != NCS_NOERR)
         V2_FAIL("ncvarinq", status, "ncid %d", ncid);
     if (ndimsp != NULL)
