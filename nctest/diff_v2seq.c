@@ -1471,7 +1471,8 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
                 memcmp(da, db, sizeof(int) * (size_t)nda)) {
                 snprintf(why, whysz, "variable %d: %s (type %d, %d dims, %d atts) vs %s (%d, %d, %d)",
                          v, na, ta, nda, aa, nb, tb, ndb, ab);
-                cls = q->varorder ? K_VARORDER : K_OTHER;
+                /* the file order is the one a reopen would show */
+                cls = q->varorder || q->varren_dm ? K_VARORDER : K_OTHER;
                 goto done;
             }
         }
@@ -1481,7 +1482,7 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
             goto done;
         }
         if (r > 0 && cls == K_N)
-            cls = q->fmt == 4 && q->attorder ? K_ATTORDER : K_OTHER;
+            cls = q->fmt == 4 && (q->attorder || q->attchg) ? K_ATTORDER : K_OTHER;
         if (v >= 0) {
             size_t n = 1, len, esz = tsize(ta), bad = 0, undef = 0;
             unsigned char *ba, *bb;
@@ -1510,7 +1511,7 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
             free(ba);
             free(bb);
             if (bad) {
-                cls = q->varorder ? K_VARORDER : K_OTHER;
+                cls = q->varorder || q->varren_dm ? K_VARORDER : K_OTHER;
                 goto done;
             }
             if (undef)
