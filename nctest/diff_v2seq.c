@@ -77,12 +77,14 @@ enum {
     K_ATTPREC,    /* attribute calls: netCDF-C checks the output ncid of
                    * ncattcopy and the name of ncattdel before it looks */
     K_NOFILL,     /* netCDF-C: undefined elements of a nofill file (tolerated) */
+    K_NC4PERM,    /* netCDF-C: NC_EHDFERR for a netCDF-4 write on a read-only
+                   * file, ncslab NC_EPERM (tolerated) */
     K_STALE,      /* netCDF-C: stale buffer bytes outside every element (tolerated) */
     K_OTHER,
     K_N
 };
 static const char *const class_names[K_N] = {
-    "precedence", "attorder", "varorder", "padding", "emptyhdr", "abortpad", "shortread", "hugestart", "attprec", "nofill", "stale", "other"
+    "precedence", "attorder", "varorder", "padding", "emptyhdr", "abortpad", "shortread", "hugestart", "attprec", "nofill", "nc4perm", "stale", "other"
 };
 static int known[K_N];
 static char known_list[256];
@@ -1161,6 +1163,10 @@ static int classify_errors(const seq *q, const call *c, const result *a, const r
         return K_ATTPREC;
     if (q->fmt != 4)
         return K_OTHER;
+    if (!q->writable && ea == NC_EHDFERR && eb == NC_EPERM &&
+        (c->op == OP_PUT1 || c->op == OP_PUT || c->op == OP_PUTS || c->op == OP_PUTG ||
+         c->op == OP_RECPUT))
+        return K_NC4PERM;
     if (ea == NC_EBADNAME && eb == NC_EMAXNAME)
         return K_PRECEDENCE;
     if (c->op == OP_ATTDEL && ea == NC_EPERM && eb == NC_ENOTINDEFINE)
@@ -1243,7 +1249,7 @@ static int difference(seq *q, int cls, const char *what, const call *c, const re
         q->stop = 1;
         return 1;
     }
-    if (cls == K_NOFILL || cls == K_STALE || (cls != K_OTHER && known[cls])) {
+    if (cls == K_NOFILL || cls == K_STALE || cls == K_NC4PERM || (cls != K_OTHER && known[cls])) {
         if (trace)
             printf("  tolerated [%s]: %s\n", class_names[cls], what);
         return 1;
