@@ -1358,6 +1358,15 @@ static int zeros(const unsigned char *p, size_t n)
 
 static int read_file(const char *path, unsigned char **buf, size_t *len);
 
+/* One file is the other cut short, and the other has only zeros past the
+ * shorter one's end: in a nofill file, how far a library's buffers reached
+ * into elements nobody wrote. */
+static int short_by_zeros(const unsigned char *a, size_t la, const unsigned char *b, size_t lb)
+{
+    return la < lb ? memcmp(a, b, la) == 0 && zeros(b + la, lb - la)
+                   : memcmp(a, b, lb) == 0 && zeros(a + lb, la - lb);
+}
+
 static int copy_file(const char *from, const char *to)
 {
     unsigned char *buf = NULL;
@@ -1568,7 +1577,8 @@ static int compare_files(seq *q, int aborted)
                 cls = K_EMPTYHDR;
             else if (aborted && la < lb && memcmp(a, b, la) == 0 && zeros(b + la, lb - la))
                 cls = K_ABORTPAD;
-            else if (la == lb && memcmp(a, b, hdr < la ? hdr : la) == 0 &&
+            else if ((la == lb || (q->ever_nofill && short_by_zeros(a, la, b, lb))) &&
+                     memcmp(a, b, hdr < la && hdr < lb ? hdr : la < lb ? la : lb) == 0 &&
                      cmp_struct(q, why + strlen(why), sizeof why - strlen(why)) == K_N)
                 cls = K_STALE;
             else
