@@ -74,6 +74,13 @@ enum {
     K_SHORTREAD,  /* a read past the end of a short read-only file: ncslab
                    * NC_ETRUNC by design (doc/format.md), netCDF-C zeros */
     K_HUGESTART,  /* a strided or mapped access at start -1 (SIZE_MAX) */
+    K_NONCOORD,   /* items 1-2: a netCDF-4 variable named like a dimension
+                   * it is not the 1-D coordinate variable of */
+    K_NC4PREC,    /* netCDF-4: both fail, with other codes than item 13 lists
+                   * (reported with examples; not yet in an item) */
+    K_NC4MODE,    /* netCDF-4: one library refuses in define or data mode
+                   * (NC_EINDEFINE, NC_ENOTINDEFINE, NC_ELATEFILL) what the
+                   * other does */
     K_ATTPREC,    /* attribute calls: netCDF-C checks the output ncid of
                    * ncattcopy and the name of ncattdel before it looks */
     K_NOFILL,     /* netCDF-C: undefined elements of a nofill file (tolerated) */
@@ -84,7 +91,7 @@ enum {
     K_N
 };
 static const char *const class_names[K_N] = {
-    "precedence", "attorder", "varorder", "padding", "emptyhdr", "abortpad", "shortread", "hugestart", "attprec", "nofill", "nc4perm", "stale", "other"
+    "precedence", "attorder", "varorder", "padding", "emptyhdr", "abortpad", "shortread", "hugestart", "noncoord", "nc4prec", "nc4mode", "attprec", "nofill", "nc4perm", "stale", "other"
 };
 static int known[K_N];
 static char known_list[256];
@@ -189,6 +196,7 @@ typedef struct seq {
     int hdirty;                  /* header changed in data mode since sync */
     int varren_dm, varorder;     /* netCDF-4: data-mode var rename, reopened */
     int hugestart;               /* a write at start -1 has returned 0 */
+    int noncoord;                /* the file has had an nc4_noncoord variable */
     int attchg, attorder;        /* netCDF-4: att rewritten/renamed, reopened */
     size_t maxhdr;               /* largest classic header seen */
     unsigned char wmap[MAXV][WBITS / 8];
@@ -1140,6 +1148,28 @@ static int huge_start(const seq *q, const call *c)
     return 0;
 }
 
+static int is_mode_err(int e)
+{
+    return e == NC_EINDEFINE || e == NC_ENOTINDEFINE || e == NC_ELATEFILL;
+}
+
+/* netCDF-4: 1 when a variable has a dimension's name but is not that
+ * dimension's one-dimensional coordinate variable (issue 15 items 1, 2). */
+static int nc4_noncoord(const seq *q)
+{
+    if (q->fmt != 4 || !q->open)
+        return 0;
+    for (int v = 0; v < q->nvars; v++) {
+        char name[NC_MAX_NAME + 1];
+        int d;
+        if (nc_inq_varname(q->id[0], v, name) == NC_NOERR &&
+            nc_inq_dimid(q->id[0], name, &d) == NC_NOERR &&
+            !(q->vndims[v] == 1 && q->vdims[v][0] == d))
+            return 1;
+    }
+    return 0;
+}
+
 /* The class of a difference in error codes that item 13 of issue 15 lists,
  * or K_OTHER. */
 static int classify_errors(const seq *q, const call *c, const result *a, const result *b)
@@ -1163,12 +1193,16 @@ static int classify_errors(const seq *q, const call *c, const result *a, const r
         return K_ATTPREC;
     if (q->fmt != 4)
         return K_OTHER;
+    if ((ea == NC_EHDFERR || eb == NC_EHDFERR) && (q->noncoord || nc4_noncoord(q)))
+        return K_NONCOORD;
     if (!q->writable && ea == NC_EHDFERR && eb == NC_EPERM &&
         (c->op == OP_PUT1 || c->op == OP_PUT || c->op == OP_PUTS || c->op == OP_PUTG ||
          c->op == OP_RECPUT))
         return K_NC4PERM;
     if (ea == NC_EBADNAME && eb == NC_EMAXNAME)
         return K_PRECEDENCE;
+    if (is_mode_err(ea) != is_mode_err(eb) && (ea == 0 || eb == 0))
+        return K_NC4MODE;
     if (c->op == OP_ATTDEL && ea == NC_EPERM && eb == NC_ENOTINDEFINE)
         return K_PRECEDENCE;
     if ((c->op == OP_VARDEF || c->op == OP_ATTPUT) && eb == NC_EBADTYPE &&
@@ -1177,6 +1211,8 @@ static int classify_errors(const seq *q, const call *c, const result *a, const r
     if ((c->op == OP_GET || c->op == OP_GETS || c->op == OP_GETG || c->op == OP_GET1 ||
          c->op == OP_RECGET) && ea == NC_EINVALCOORDS && eb == NC_EEDGE)
         return K_PRECEDENCE;
+    if (a->rc == -1 && b->rc == -1 && ea != NC_EHDFERR && eb != NC_EHDFERR)
+        return K_NC4PREC;
     return K_OTHER;
 }
 
@@ -1243,7 +1279,8 @@ static int difference(seq *q, int cls, const char *what, const call *c, const re
     q->counts[cls]++;
     /* after a variable order difference the two files' varids no longer
      * name the same variables: nothing later compares */
-    if ((cls == K_VARORDER || cls == K_HUGESTART) && known[cls]) {
+    if ((cls == K_VARORDER || cls == K_HUGESTART || cls == K_NONCOORD || cls == K_NC4MODE) &&
+        known[cls]) {
         if (trace)
             printf("  tolerated [%s], sequence ends: %s\n", class_names[cls], what);
         q->stop = 1;
@@ -1461,7 +1498,7 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
     if (nd[0] != nd[1] || nv[0] != nv[1] || ng[0] != ng[1] || ul[0] != ul[1] || fm[0] != fm[1]) {
         snprintf(why, whysz, "ndims/nvars/ngatts/unlimdim/format %d/%d/%d/%d/%d vs %d/%d/%d/%d/%d",
                  nd[0], nv[0], ng[0], ul[0], fm[0], nd[1], nv[1], ng[1], ul[1], fm[1]);
-        cls = K_OTHER;
+        cls = q->noncoord ? K_NONCOORD : K_OTHER;
         goto done;
     }
     for (int d = 0; d < nd[0]; d++) {
@@ -1487,13 +1524,13 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
                 snprintf(why, whysz, "variable %d: %s (type %d, %d dims, %d atts) vs %s (%d, %d, %d)",
                          v, na, ta, nda, aa, nb, tb, ndb, ab);
                 /* the file order is the one a reopen would show */
-                cls = q->varorder || q->varren_dm ? K_VARORDER : K_OTHER;
+                cls = q->varorder || q->varren_dm ? K_VARORDER : q->noncoord ? K_NONCOORD : K_OTHER;
                 goto done;
             }
         }
         r = cmp_atts(fa, fb, v, aa, why, whysz);
         if (r < 0) {
-            cls = K_OTHER;
+            cls = q->noncoord ? K_NONCOORD : K_OTHER;
             goto done;
         }
         if (r > 0 && cls == K_N)
@@ -1526,7 +1563,7 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
             free(ba);
             free(bb);
             if (bad) {
-                cls = q->varorder || q->varren_dm ? K_VARORDER : K_OTHER;
+                cls = q->varorder || q->varren_dm ? K_VARORDER : q->noncoord ? K_NONCOORD : K_OTHER;
                 goto done;
             }
             if (undef)
@@ -1613,7 +1650,7 @@ static void after(seq *q, const call *c, const result *a)
         q->open = q->indef = q->writable = q->exists = 1;
         q->share = (c->mode & NC_SHARE) != 0;
         q->nofill = q->ever_nofill = q->hdirty = 0;
-        q->varren_dm = q->varorder = q->attchg = q->attorder = q->hugestart = 0;
+        q->varren_dm = q->varorder = q->attchg = q->attorder = q->hugestart = q->noncoord = 0;
         q->maxhdr = 0;
         memset(q->wmap, 0, sizeof q->wmap);
         break;
@@ -1749,10 +1786,14 @@ static int run_seq(uint64_t seed, int fmt, int counts[K_N], long *calls)
         ok = compare(q, &c, &a, &b);
         snprintf(q->hist[q->nhist % HIST], sizeof q->hist[0], "#%d %s -> %d/%d", q->k, desc, a.rc, a.err);
         q->nhist++;
-        if (ok) {
+        if (ok && !q->stop) {
             after(q, &c, &a);
             if ((c.op == OP_CREATE || c.op == OP_OPEN) && b.rc != -1)
                 q->id[1] = b.rc;
+            if (q->open && q->fmt == 4) {
+                load_model(q);
+                q->noncoord |= nc4_noncoord(q);
+            }
             if (q->open && q->fmt != 4) {
                 size_t h = header_size(q->id[0], q->fmt);
                 if (h > q->maxhdr)
