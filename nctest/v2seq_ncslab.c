@@ -1,0 +1,20 @@
+/*
+ * v2seq_ncslab.c -- ncslab's v2 calls as a v2lib table (nctest/v2seq.h).
+ * Compiled with -DNCS_V2_PREFIX=ncsv2_, like the copies of lib/v2/v2_api.c
+ * and v2_advise.c linked into diff_v2seq, so the names below are
+ * ncsv2_nccreate and so on.
+ */
+#include "v2seq.h"
+
+#include "v2_names.h"
+#include "ncslab/netcdf.h"
+
+const v2lib v2seq_ncslab = {
+    "ncslab", &ncerr, &ncopts,
+    nccreate, ncopen, ncsetfill, ncredef, ncendef, ncsync, ncabort, ncclose,
+    ncinquire, ncdimdef, ncdimid, ncdiminq, ncdimrename,
+    ncattput, ncattinq, ncattget, ncattcopy, ncattname, ncattrename, ncattdel,
+    ncvardef, ncvarid, ncvarinq, ncvarput1, ncvarget1, ncvarput, ncvarget,
+    ncvarputs, ncvargets, ncvarputg, ncvargetg, ncvarrename,
+    ncrecinq, ncrecget, ncrecput, nctypelen,
+};

@@ -1,0 +1,17 @@
+/*
+ * v2seq_netcdf.c -- netCDF-C's v2 calls as a v2lib table (nctest/v2seq.h).
+ * The only file of diff_v2seq that calls netCDF-C's v2 names.
+ */
+#include "v2seq.h"
+
+#include <netcdf.h>
+
+const v2lib v2seq_netcdf = {
+    "netCDF-C", &ncerr, &ncopts,
+    nccreate, ncopen, ncsetfill, ncredef, ncendef, ncsync, ncabort, ncclose,
+    ncinquire, ncdimdef, ncdimid, ncdiminq, ncdimrename,
+    ncattput, ncattinq, ncattget, ncattcopy, ncattname, ncattrename, ncattdel,
+    ncvardef, ncvarid, ncvarinq, ncvarput1, ncvarget1, ncvarput, ncvarget,
+    ncvarputs, ncvargets, ncvarputg, ncvargetg, ncvarrename,
+    ncrecinq, ncrecget, ncrecput, nctypelen,
+};
