@@ -28,6 +28,7 @@
 #include "chunked.h"
 
 #include <hdf5_hl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,45 +76,61 @@ static void cvar_free(cvar *v)
     free(v);
 }
 
-/* Default chunk shape (see doc/chunking.md): one record deep for record
- * variables, so a variable with few records allocates no unused record
- * space, except for tiny records (under TINY_RECORD bytes), where one chunk
- * per record would cost more in chunk index than in data: those get
- * TINY_CHUNK-byte chunks along the records.  The other dimensions split
- * into near-equal pieces until a chunk holds at most CHUNK_TARGET bytes, so
- * edge chunks waste little space and a read across records moves little
- * data per record. */
-#define CHUNK_TARGET (64u * 1024u)
-#define TINY_RECORD  64u
-#define TINY_CHUNK   4096u
+/* Default chunk shape: netCDF-C 4.9's, so that both libraries' files of the
+ * same calls have the same layout and inquiries agree (doc/chunking.md).
+ * A chunk is one record deep and aims at DEFAULT_CHUNK_BYTES (the chunk
+ * size netCDF-C is built with): each fixed dimension is cut by the same
+ * factor, the nth root of target / record bytes, and never beyond its
+ * length.  A variable of the record dimension alone gets UNLIM_1D_BYTES /
+ * element size elements per chunk.  A chunk of 4 GiB or more (which HDF5
+ * refuses) is halved along every dimension until it fits, and each cut is
+ * then evened out, so the last chunk along a dimension is as full as the
+ * others allow.  The arithmetic is netCDF-C's to the rounding: the element
+ * count is accumulated in single precision there, and here. */
+#define DEFAULT_CHUNK_BYTES 16777216.0
+#define UNLIM_1D_BYTES      4096u
 
 void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
 {
-    uint64_t pieces[NCS_MAX_VAR_DIMS], bytes;
     size_t esz = ncsi_type_size(v->type);
-    int first = v->isrec ? 1 : 0;
+    float nvalues = 1;
+    int nfixed = 0;
+    double bytes;
     (void)m;
     for (int d = 0; d < v->ndims; d++) {
-        pieces[d] = 1;
-        chunks[d] = v->shape[d] ? v->shape[d] : 1;
+        chunks[d] = v->isrec && d == 0 ? 1 : 0;
+        if (chunks[d] == 0) {
+            nvalues *= (float)v->shape[d];
+            nfixed++;
+        }
+    }
+    if (v->ndims == 1 && v->isrec)
+        chunks[0] = UNLIM_1D_BYTES / esz;
+    for (int d = 0; d < v->ndims; d++) {
+        double cut;
+        uint64_t n;
+        if (chunks[d] != 0)
+            continue;
+        cut = pow(DEFAULT_CHUNK_BYTES / ((double)nvalues * (double)esz), 1.0 / nfixed);
+        cut = cut * (double)v->shape[d] - 0.5;
+        n = cut < 1.0 ? 0 : cut >= (double)v->shape[d] ? v->shape[d] : (uint64_t)cut;
+        chunks[d] = n ? n : 1;
     }
     for (;;) {
-        int widest = -1;
-        bytes = esz;
-        for (int d = first; d < v->ndims; d++)
-            bytes *= chunks[d];
-        if (bytes <= CHUNK_TARGET)
+        bytes = (double)esz;
+        for (int d = 0; d < v->ndims; d++)
+            bytes *= (double)chunks[d];
+        if (bytes <= (double)UINT32_MAX)
             break;
-        for (int d = first; d < v->ndims; d++)
-            if (chunks[d] > 1 && (widest < 0 || chunks[d] > chunks[widest]))
-                widest = d;
-        if (widest < 0)
-            break;
-        pieces[widest]++;
-        chunks[widest] = (v->shape[widest] + pieces[widest] - 1) / pieces[widest];
+        for (int d = 0; d < v->ndims; d++)
+            chunks[d] = chunks[d] > 1 ? chunks[d] / 2 : 1;
     }
-    if (v->isrec)
-        chunks[0] = bytes < TINY_RECORD ? (TINY_CHUNK + bytes - 1) / bytes : 1;
+    /* the record dimension counts as empty here, as in netCDF-C */
+    for (int d = v->isrec ? 1 : 0; d < v->ndims; d++) {
+        uint64_t n = (v->shape[d] + chunks[d] - 1) / chunks[d];
+        if (n > 0)
+            chunks[d] -= (n * chunks[d] - v->shape[d]) / n;
+    }
 }
 
 /* Builds the filter pipeline from the settings: shuffle, then deflate or
@@ -779,9 +796,14 @@ static int ensure_cvars(ncs_file *f)
 {
     chunked *cs = CS(f);
     for (int i = 0; i < f->model.nvars; i++)
-        if (i >= cs->nvars || cs->vars[i] == NULL)
+        if (i >= cs->nvars || cs->vars[i] == NULL) {
+            /* a variable of this define mode: netCDF-C's default storage
+             * is contiguous for fixed-size variables (a filter makes them
+             * chunked), chunked for record variables */
             if (ncsi_cvar_new(cs, i) == NULL)
                 return NCS_ERR(NCS_ENOMEM);
+            cs->vars[i]->st.contiguous = !f->model.vars[i].isrec;
+        }
     return NCS_NOERR;
 }
 
@@ -909,10 +931,10 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
             return NCS_ERR(NCS_EINVAL);
         if (next.shuffle || next.deflate_level || next.zstd_level || next.fletcher32)
             return NCS_ERR(NCS_EINVAL);
+    } else if (v->ndims == 0) {
+        return NCS_ERR(NCS_EINVAL);      /* a scalar has no chunks */
     } else if (next.chunks_set) {
         uint64_t bytes = ncsi_type_size(v->type);
-        if (v->ndims == 0)
-            return NCS_ERR(NCS_EINVAL);
         for (int d = 0; d < v->ndims; d++) {
             if (next.chunks[d] == 0 || (v->shape[d] != 0 && next.chunks[d] > v->shape[d]) ||
                 ncsi_mul_u64(bytes, next.chunks[d], &bytes))

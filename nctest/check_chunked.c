@@ -889,7 +889,11 @@ START_TEST(test_settings_errors)
     NCS_IS(ncs_def_var_chunking(ncid, vr, NCS_CHUNKED, zero), NCS_EBADCHUNK);
     NCS_IS(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, &six), NCS_EBADCHUNK);
     NCS_IS(ncs_def_var_chunking(ncid, vb, NCS_CHUNKED, big), NCS_EBADCHUNK); /* >= 4 GiB */
-    NCS_IS(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, NULL), NCS_EINVAL);
+    /* no sizes: the default shape, as in netCDF-C */
+    NCS_OK(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, NULL));
+    NCS_OK(ncs_inq_var_chunking(ncid, vf, &storage, got));
+    ck_assert_int_eq(storage, NCS_CHUNKED);
+    ck_assert_uint_eq(got[0], 5);
     NCS_IS(ncs_def_var_chunking(ncid, vf, 7, ch), NCS_EINVAL);
     NCS_IS(ncs_def_var_deflate(ncid, vf, 0, 1, 10), NCS_EINVAL);
     NCS_IS(ncs_def_var_deflate(ncid, vf, 0, 1, -1), NCS_EINVAL);
