@@ -11,9 +11,11 @@
  * between cache and file as stored bytes: ncslab runs the filter pipeline
  * (filters.c) and HDF5 only places them (H5Dread_chunk/H5Dwrite_chunk).
  *
- * Datasets whose layout or filters ncslab cannot handle itself (contiguous
- * or compact storage, unknown filters, scalars) go through HDF5's own
- * selection read and write instead, with the same results.
+ * Contiguous and compact datasets of rank > 0 use the same cache in
+ * blocks (virtual chunks moved with HDF5 selections, see block_shape) for
+ * requests under BYPASS_BYTES.  Larger requests on them, and datasets
+ * whose filters ncslab cannot run itself, and scalars, go through HDF5's
+ * own selection read and write instead, with the same results.
  *
  * The record dimension is dimension 0; growing the record count extends
  * the dataset written to, as netCDF-C does; reads past a dataset's own
@@ -133,6 +135,32 @@ void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
     }
 }
 
+/* Blocks of a contiguous variable in the cache: whole trailing dimensions
+ * while they fit BLOCK_BYTES, then as many indices of the next one as fit
+ * (at least one), so each block is one run of bytes in the file and a miss
+ * reads at most about BLOCK_BYTES.  Requests of BYPASS_BYTES or more go to
+ * HDF5 directly (after the variable's dirty blocks are written), where
+ * one selection read beats many block copies. */
+#define BLOCK_BYTES  (64u * 1024u)
+#define BYPASS_BYTES (4u * BLOCK_BYTES)
+
+static void block_shape(const ncs_var *v, size_t esz, uint64_t *chunk)
+{
+    uint64_t inner = esz;
+    int d;
+    for (d = 0; d < v->ndims; d++)
+        chunk[d] = 1;
+    for (d = v->ndims - 1; d >= 0; d--) {
+        if (v->shape[d] <= BLOCK_BYTES / inner) {
+            chunk[d] = v->shape[d] ? v->shape[d] : 1;
+            inner *= chunk[d];
+        } else {
+            chunk[d] = BLOCK_BYTES / inner ? BLOCK_BYTES / inner : 1;
+            break;
+        }
+    }
+}
+
 /* Builds the filter pipeline from the settings: shuffle, then deflate or
  * zstd, then Fletcher-32 over the stored bytes. */
 static void build_pipeline(cvar *v)
@@ -166,8 +194,17 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
         build_pipeline(cv);
         cv->direct = !cv->st.contiguous;
     }
+    cv->xtype = v->type;
+    cv->blocked = ncsi_fastpath && cv->st.contiguous && v->ndims > 0 && !v->isrec;
+    if (cv->blocked) {
+        cv->direct = 1;
+        cv->nf = 0;
+        block_shape(v, cv->esz, cv->chunk);
+    }
     for (int d = 0; d < v->ndims; d++) {
-        cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->st.chunks[d];
+        cv->vshape[d] = v->shape[d];
+        if (!cv->blocked)
+            cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->st.chunks[d];
         if (cv->chunk[d] == 0)
             return NCS_ERR(NCS_EBADCHUNK);
         cv->grid[d] = v->shape[d] ? (v->shape[d] + cv->chunk[d] - 1) / cv->chunk[d] : 0;
@@ -229,6 +266,60 @@ static void chunk_offset(const cvar *v, uint64_t idx, hsize_t *off)
     }
 }
 
+/* Memory type for HDF5 reads and writes of elements of type xtype. */
+static hid_t memory_type_of(int xtype)
+{
+    hid_t t;
+    if (xtype != NCS_CHAR)
+        return H5Tcopy(ncsi_nc4_h5type(xtype));
+    t = H5Tcopy(H5T_C_S1);
+    if (t >= 0)
+        H5Tset_size(t, 1);
+    return t;
+}
+
+/* Reads or writes block idx of a blocked variable: the part inside the
+ * variable, with HDF5 converting byte order; a read fills the rest, and
+ * all of a block of a dataset with no storage yet (where HDF5 would leave
+ * the buffer as it is under the fill time "never"). */
+static int block_io(cvar *v, uint64_t idx, unsigned char *buf, size_t size, int put)
+{
+    hsize_t off[NCS_MAX_VAR_DIMS], cnt[NCS_MAX_VAR_DIMS], dims[NCS_MAX_VAR_DIMS];
+    hsize_t zero[NCS_MAX_VAR_DIMS] = {0};
+    hid_t fspace = -1, mspace = -1, mtype = -1;
+    H5D_space_status_t alloc;
+    int edge = 0, status = NCS_NOERR;
+
+    chunk_offset(v, idx, off);
+    for (int d = 0; d < v->ndims; d++) {
+        dims[d] = v->chunk[d];
+        cnt[d] = v->vshape[d] - off[d] < v->chunk[d] ? v->vshape[d] - off[d] : v->chunk[d];
+        if (cnt[d] < dims[d])
+            edge = 1;
+    }
+    if (!put && !v->allocated &&
+        H5Dget_space_status(v->dset, &alloc) >= 0 && alloc == H5D_SPACE_STATUS_ALLOCATED)
+        v->allocated = 1;
+    if (!put && (edge || !v->allocated))
+        fill_chunk(v, buf, size);
+    fspace = H5Dget_space(v->dset);
+    mspace = H5Screate_simple(v->ndims, dims, NULL);
+    mtype = memory_type_of(v->xtype);
+    if (fspace < 0 || mspace < 0 || mtype < 0 ||
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
+        (edge && H5Sselect_hyperslab(mspace, H5S_SELECT_SET, zero, NULL, cnt, NULL) < 0) ||
+        (put ? H5Dwrite(v->dset, mtype, mspace, fspace, H5P_DEFAULT, buf)
+             : H5Dread(v->dset, mtype, mspace, fspace, H5P_DEFAULT, buf)) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    if (mtype >= 0)
+        H5Tclose(mtype);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    return status;
+}
+
 static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size)
 {
     cvar *v = owner;
@@ -237,6 +328,8 @@ static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size
     unsigned char *stored;
     int status = NCS_NOERR;
 
+    if (v->blocked && v->dset >= 0)
+        return block_io(v, idx, buf, size, 0);
     chunk_offset(v, idx, off);
     if (v->dset < 0 || (v->ndims > 0 && off[0] >= v->extent0) ||
         H5Dget_chunk_storage_size(v->dset, off, &nbytes) < 0 || nbytes == 0) {
@@ -275,6 +368,8 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
     size_t n = size;
     int status = NCS_NOERR;
 
+    if (v->blocked)
+        return block_io(v, idx, (unsigned char *)buf, size, 1);
     chunk_offset(v, idx, off);
     if (v->swap) {
         tmp = ncsi_malloc(size);
@@ -408,13 +503,7 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
 /* Memory type for HDF5 reads and writes of v's elements. */
 static hid_t memory_type(const ncs_var *v)
 {
-    hid_t t;
-    if (v->type != NCS_CHAR)
-        return H5Tcopy(ncsi_nc4_h5type(v->type));
-    t = H5Tcopy(H5T_C_S1);
-    if (t >= 0)
-        H5Tset_size(t, 1);
-    return t;
+    return memory_type_of(v->type);
 }
 
 /* Reads or writes the selection start/count/stride of the dataset to or
@@ -573,6 +662,10 @@ static int ch_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     cvar *cv = cs->vars[varid];
     cx x = { f, cv, &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0 };
     int status;
+    if (cv->blocked && s->nelems * cv->esz >= BYPASS_BYTES) {
+        status = ncsi_cache_flush(cv);
+        return status != NCS_NOERR ? status : fallback(f, cv, x.v, s, memtype, buf, 0);
+    }
     if (!cv->direct)
         return fallback(f, cv, x.v, s, memtype, buf, 0);
     status = ncsi_slab_chunks(s, cv->chunk, chunk_part, &x);
@@ -629,6 +722,15 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         status = grow_records(f, cv, x.v, s->recs_needed);
     if (status != NCS_NOERR)
         return status;
+    if (cv->blocked && s->nelems * cv->esz >= BYPASS_BYTES) {
+        /* cached blocks would hide what HDF5 writes now */
+        status = ncsi_cache_flush(cv);
+        if (status == NCS_NOERR) {
+            cv->pptr = NULL;
+            status = ncsi_cache_drop(cv, 0);
+        }
+        return status != NCS_NOERR ? status : fallback(f, cv, x.v, s, memtype, (unsigned char *)buf, 1);
+    }
     if (!cv->direct)
         return fallback(f, cv, x.v, s, memtype, (unsigned char *)buf, 1);
     status = ncsi_slab_chunks(s, cv->chunk, chunk_part, &x);
