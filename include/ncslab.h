@@ -133,8 +133,9 @@ extern "C" {
 #define NCS_ENOTBUILT     (-128) /* feature not built into this library;
                                      ncs_open: a netCDF-4 file using the
                                      enhanced model (groups, strings,
-                                     user-defined types), which ncslab does
-                                     not represent */
+                                     user-defined types, several or
+                                     non-leading unlimited dimensions),
+                                     which ncslab does not represent */
 #define NCS_EFILTER       (-132) /* filter failure */
 #define NCS_ENOFILTER     (-136) /* filter not available */
 
@@ -177,7 +178,8 @@ int ncs_create(const char *path, int cmode, int *ncidp);
  * NCS_EBADNAME, NCS_EBADDIM, NCS_EUNLIMPOS (a header no definition could
  * have made), NCS_EVARSIZE (sizes the format cannot hold), NCS_ENOTBUILT
  * (a valid netCDF-4 file that uses features outside the classic data
- * model: groups, strings, user-defined types; netCDF-C's code for a file
+ * model: groups, strings, user-defined types, a second unlimited
+ * dimension, one not first; netCDF-C's code for a file
  * it was built without support for), NCS_EBADTYPE (an HDF5 type netCDF
  * has no type for), NCS_EINVAL, NCS_ENOMEM, errno values (ENOENT for a
  * missing file). */
@@ -372,8 +374,9 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
              const void *buf);
 
 /* ---- chunked storage (netCDF-4/HDF5 files, classic data model) ---------
- * Files created with NCS_NETCDF4|NCS_CLASSIC_MODEL store each variable in
- * chunks, optionally compressed.  These calls are made in define mode,
+ * Files created with NCS_NETCDF4|NCS_CLASSIC_MODEL store variables as
+ * netCDF-C does by default: fixed-size ones contiguous, record variables
+ * and filtered ones in chunks (doc/chunking.md).  These calls are made in define mode,
  * after ncs_def_var and before the variable is first laid out by enddef;
  * on classic files they fail with NCS_ENOTNC4, as in netCDF-C (the
  * inquiries report contiguous, unfiltered storage). */
@@ -386,10 +389,13 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
 #define NCS_EBADCHUNK  (-127) /* chunk sizes do not fit the variable */
 
 /* Chunk shape of a variable: chunksizes[d] elements along dimension d (each
- * > 0, at most the dimension's length for fixed dimensions).
+ * > 0, at most the dimension's length for fixed dimensions); NULL keeps
+ * the shape set before, else the default one.  NCS_CONTIGUOUS with a
+ * filter set, on a record variable, and NCS_CHUNKED on a scalar are
+ * NCS_EINVAL.
  * The inquiry's *storagep is NCS_CHUNKED (chunksizes filled in),
- * NCS_CONTIGUOUS (scalars, variables set so, contiguous datasets of any
- * size in existing files) or NCS_COMPACT (compact datasets in existing
+ * NCS_CONTIGUOUS (scalars, fixed-size variables without filters unless
+ * set otherwise, contiguous datasets of any size in existing files) or NCS_COMPACT (compact datasets in existing
  * files); contiguous and compact variables are read and written through
  * HDF5's own selection I/O.
  * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTINDEFINE, NCS_ENOTNC4,

@@ -55,9 +55,8 @@ int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksi
         return NCS_ERR(NCS_EINVAL);
     UPDATE_STORAGE(ncid, varid, st, {
         st.contiguous = storage == NCS_CONTIGUOUS;
-        if (!st.contiguous) {
-            if (chunksizes == NULL)
-                return NCS_ERR(NCS_EINVAL);
+        /* NULL chunksizes: the shape set before, else the default */
+        if (!st.contiguous && chunksizes != NULL) {
             st.chunks_set = 1;
             for (int d = 0; d < f_->model.vars[varid].ndims; d++)
                 st.chunks[d] = chunksizes[d];

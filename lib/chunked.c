@@ -11,9 +11,11 @@
  * between cache and file as stored bytes: ncslab runs the filter pipeline
  * (filters.c) and HDF5 only places them (H5Dread_chunk/H5Dwrite_chunk).
  *
- * Datasets whose layout or filters ncslab cannot handle itself (contiguous
- * or compact storage, unknown filters, scalars) go through HDF5's own
- * selection read and write instead, with the same results.
+ * Contiguous and compact datasets of rank > 0 use the same cache in
+ * blocks (virtual chunks moved with HDF5 selections, see block_shape) for
+ * requests under BYPASS_BYTES.  Larger requests on them, and datasets
+ * whose filters ncslab cannot run itself, and scalars, go through HDF5's
+ * own selection read and write instead, with the same results.
  *
  * The record dimension is dimension 0; growing the record count extends
  * the dataset written to, as netCDF-C does; reads past a dataset's own
@@ -28,6 +30,7 @@
 #include "chunked.h"
 
 #include <hdf5_hl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,45 +78,87 @@ static void cvar_free(cvar *v)
     free(v);
 }
 
-/* Default chunk shape (see doc/chunking.md): one record deep for record
- * variables, so a variable with few records allocates no unused record
- * space, except for tiny records (under TINY_RECORD bytes), where one chunk
- * per record would cost more in chunk index than in data: those get
- * TINY_CHUNK-byte chunks along the records.  The other dimensions split
- * into near-equal pieces until a chunk holds at most CHUNK_TARGET bytes, so
- * edge chunks waste little space and a read across records moves little
- * data per record. */
-#define CHUNK_TARGET (64u * 1024u)
-#define TINY_RECORD  64u
-#define TINY_CHUNK   4096u
+/* Default chunk shape: netCDF-C 4.9's, so that both libraries' files of the
+ * same calls have the same layout and inquiries agree (doc/chunking.md).
+ * A chunk is one record deep and aims at DEFAULT_CHUNK_BYTES (the chunk
+ * size netCDF-C is built with): each fixed dimension is cut by the same
+ * factor, the nth root of target / record bytes, and never beyond its
+ * length.  A variable of the record dimension alone gets UNLIM_1D_BYTES /
+ * element size elements per chunk.  A chunk of 4 GiB or more (which HDF5
+ * refuses) is halved along every dimension until it fits, and each cut is
+ * then evened out, so the last chunk along a dimension is as full as the
+ * others allow.  The arithmetic is netCDF-C's to the rounding: the element
+ * count is accumulated in single precision there, and here. */
+#define DEFAULT_CHUNK_BYTES 16777216.0
+#define UNLIM_1D_BYTES      4096u
 
 void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
 {
-    uint64_t pieces[NCS_MAX_VAR_DIMS], bytes;
     size_t esz = ncsi_type_size(v->type);
-    int first = v->isrec ? 1 : 0;
+    float nvalues = 1;
+    int nfixed = 0;
+    double bytes;
     (void)m;
     for (int d = 0; d < v->ndims; d++) {
-        pieces[d] = 1;
-        chunks[d] = v->shape[d] ? v->shape[d] : 1;
+        chunks[d] = v->isrec && d == 0 ? 1 : 0;
+        if (chunks[d] == 0) {
+            nvalues *= (float)v->shape[d];
+            nfixed++;
+        }
+    }
+    if (v->ndims == 1 && v->isrec)
+        chunks[0] = UNLIM_1D_BYTES / esz;
+    for (int d = 0; d < v->ndims; d++) {
+        double cut;
+        uint64_t n;
+        if (chunks[d] != 0)
+            continue;
+        cut = pow(DEFAULT_CHUNK_BYTES / ((double)nvalues * (double)esz), 1.0 / nfixed);
+        cut = cut * (double)v->shape[d] - 0.5;
+        n = cut < 1.0 ? 0 : cut >= (double)v->shape[d] ? v->shape[d] : (uint64_t)cut;
+        chunks[d] = n ? n : 1;
     }
     for (;;) {
-        int widest = -1;
-        bytes = esz;
-        for (int d = first; d < v->ndims; d++)
-            bytes *= chunks[d];
-        if (bytes <= CHUNK_TARGET)
+        bytes = (double)esz;
+        for (int d = 0; d < v->ndims; d++)
+            bytes *= (double)chunks[d];
+        if (bytes <= (double)UINT32_MAX)
             break;
-        for (int d = first; d < v->ndims; d++)
-            if (chunks[d] > 1 && (widest < 0 || chunks[d] > chunks[widest]))
-                widest = d;
-        if (widest < 0)
-            break;
-        pieces[widest]++;
-        chunks[widest] = (v->shape[widest] + pieces[widest] - 1) / pieces[widest];
+        for (int d = 0; d < v->ndims; d++)
+            chunks[d] = chunks[d] > 1 ? chunks[d] / 2 : 1;
     }
-    if (v->isrec)
-        chunks[0] = bytes < TINY_RECORD ? (TINY_CHUNK + bytes - 1) / bytes : 1;
+    /* the record dimension counts as empty here, as in netCDF-C */
+    for (int d = v->isrec ? 1 : 0; d < v->ndims; d++) {
+        uint64_t n = (v->shape[d] + chunks[d] - 1) / chunks[d];
+        if (n > 0)
+            chunks[d] -= (n * chunks[d] - v->shape[d]) / n;
+    }
+}
+
+/* Blocks of a contiguous variable in the cache: whole trailing dimensions
+ * while they fit BLOCK_BYTES, then as many indices of the next one as fit
+ * (at least one), so each block is one run of bytes in the file and a miss
+ * reads at most about BLOCK_BYTES.  Requests of BYPASS_BYTES or more go to
+ * HDF5 directly (after the variable's dirty blocks are written), where
+ * one selection read beats many block copies. */
+#define BLOCK_BYTES  (64u * 1024u)
+#define BYPASS_BYTES (4u * BLOCK_BYTES)
+
+static void block_shape(const ncs_var *v, size_t esz, uint64_t *chunk)
+{
+    uint64_t inner = esz;
+    int d;
+    for (d = 0; d < v->ndims; d++)
+        chunk[d] = 1;
+    for (d = v->ndims - 1; d >= 0; d--) {
+        if (v->shape[d] <= BLOCK_BYTES / inner) {
+            chunk[d] = v->shape[d] ? v->shape[d] : 1;
+            inner *= chunk[d];
+        } else {
+            chunk[d] = BLOCK_BYTES / inner ? BLOCK_BYTES / inner : 1;
+            break;
+        }
+    }
 }
 
 /* Builds the filter pipeline from the settings: shuffle, then deflate or
@@ -149,8 +194,17 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
         build_pipeline(cv);
         cv->direct = !cv->st.contiguous;
     }
+    cv->xtype = v->type;
+    cv->blocked = ncsi_fastpath && cv->st.contiguous && v->ndims > 0 && !v->isrec;
+    if (cv->blocked) {
+        cv->direct = 1;
+        cv->nf = 0;
+        block_shape(v, cv->esz, cv->chunk);
+    }
     for (int d = 0; d < v->ndims; d++) {
-        cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->st.chunks[d];
+        cv->vshape[d] = v->shape[d];
+        if (!cv->blocked)
+            cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->st.chunks[d];
         if (cv->chunk[d] == 0)
             return NCS_ERR(NCS_EBADCHUNK);
         cv->grid[d] = v->shape[d] ? (v->shape[d] + cv->chunk[d] - 1) / cv->chunk[d] : 0;
@@ -212,6 +266,60 @@ static void chunk_offset(const cvar *v, uint64_t idx, hsize_t *off)
     }
 }
 
+/* Memory type for HDF5 reads and writes of elements of type xtype. */
+static hid_t memory_type_of(int xtype)
+{
+    hid_t t;
+    if (xtype != NCS_CHAR)
+        return H5Tcopy(ncsi_nc4_h5type(xtype));
+    t = H5Tcopy(H5T_C_S1);
+    if (t >= 0)
+        H5Tset_size(t, 1);
+    return t;
+}
+
+/* Reads or writes block idx of a blocked variable: the part inside the
+ * variable, with HDF5 converting byte order; a read fills the rest, and
+ * all of a block of a dataset with no storage yet (where HDF5 would leave
+ * the buffer as it is under the fill time "never"). */
+static int block_io(cvar *v, uint64_t idx, unsigned char *buf, size_t size, int put)
+{
+    hsize_t off[NCS_MAX_VAR_DIMS], cnt[NCS_MAX_VAR_DIMS], dims[NCS_MAX_VAR_DIMS];
+    hsize_t zero[NCS_MAX_VAR_DIMS] = {0};
+    hid_t fspace = -1, mspace = -1, mtype = -1;
+    H5D_space_status_t alloc;
+    int edge = 0, status = NCS_NOERR;
+
+    chunk_offset(v, idx, off);
+    for (int d = 0; d < v->ndims; d++) {
+        dims[d] = v->chunk[d];
+        cnt[d] = v->vshape[d] - off[d] < v->chunk[d] ? v->vshape[d] - off[d] : v->chunk[d];
+        if (cnt[d] < dims[d])
+            edge = 1;
+    }
+    if (!put && !v->allocated &&
+        H5Dget_space_status(v->dset, &alloc) >= 0 && alloc == H5D_SPACE_STATUS_ALLOCATED)
+        v->allocated = 1;
+    if (!put && (edge || !v->allocated))
+        fill_chunk(v, buf, size);
+    fspace = H5Dget_space(v->dset);
+    mspace = H5Screate_simple(v->ndims, dims, NULL);
+    mtype = memory_type_of(v->xtype);
+    if (fspace < 0 || mspace < 0 || mtype < 0 ||
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL) < 0 ||
+        (edge && H5Sselect_hyperslab(mspace, H5S_SELECT_SET, zero, NULL, cnt, NULL) < 0) ||
+        (put ? H5Dwrite(v->dset, mtype, mspace, fspace, H5P_DEFAULT, buf)
+             : H5Dread(v->dset, mtype, mspace, fspace, H5P_DEFAULT, buf)) < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    if (mtype >= 0)
+        H5Tclose(mtype);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    return status;
+}
+
 static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size)
 {
     cvar *v = owner;
@@ -220,6 +328,8 @@ static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size
     unsigned char *stored;
     int status = NCS_NOERR;
 
+    if (v->blocked && v->dset >= 0)
+        return block_io(v, idx, buf, size, 0);
     chunk_offset(v, idx, off);
     if (v->dset < 0 || (v->ndims > 0 && off[0] >= v->extent0) ||
         H5Dget_chunk_storage_size(v->dset, off, &nbytes) < 0 || nbytes == 0) {
@@ -258,6 +368,8 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
     size_t n = size;
     int status = NCS_NOERR;
 
+    if (v->blocked)
+        return block_io(v, idx, (unsigned char *)buf, size, 1);
     chunk_offset(v, idx, off);
     if (v->swap) {
         tmp = ncsi_malloc(size);
@@ -391,13 +503,7 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
 /* Memory type for HDF5 reads and writes of v's elements. */
 static hid_t memory_type(const ncs_var *v)
 {
-    hid_t t;
-    if (v->type != NCS_CHAR)
-        return H5Tcopy(ncsi_nc4_h5type(v->type));
-    t = H5Tcopy(H5T_C_S1);
-    if (t >= 0)
-        H5Tset_size(t, 1);
-    return t;
+    return memory_type_of(v->type);
 }
 
 /* Reads or writes the selection start/count/stride of the dataset to or
@@ -556,6 +662,10 @@ static int ch_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     cvar *cv = cs->vars[varid];
     cx x = { f, cv, &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0 };
     int status;
+    if (cv->blocked && s->nelems * cv->esz >= BYPASS_BYTES) {
+        status = ncsi_cache_flush(cv);
+        return status != NCS_NOERR ? status : fallback(f, cv, x.v, s, memtype, buf, 0);
+    }
     if (!cv->direct)
         return fallback(f, cv, x.v, s, memtype, buf, 0);
     status = ncsi_slab_chunks(s, cv->chunk, chunk_part, &x);
@@ -612,6 +722,15 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         status = grow_records(f, cv, x.v, s->recs_needed);
     if (status != NCS_NOERR)
         return status;
+    if (cv->blocked && s->nelems * cv->esz >= BYPASS_BYTES) {
+        /* cached blocks would hide what HDF5 writes now */
+        status = ncsi_cache_flush(cv);
+        if (status == NCS_NOERR) {
+            cv->pptr = NULL;
+            status = ncsi_cache_drop(cv, 0);
+        }
+        return status != NCS_NOERR ? status : fallback(f, cv, x.v, s, memtype, (unsigned char *)buf, 1);
+    }
     if (!cv->direct)
         return fallback(f, cv, x.v, s, memtype, (unsigned char *)buf, 1);
     status = ncsi_slab_chunks(s, cv->chunk, chunk_part, &x);
@@ -779,9 +898,14 @@ static int ensure_cvars(ncs_file *f)
 {
     chunked *cs = CS(f);
     for (int i = 0; i < f->model.nvars; i++)
-        if (i >= cs->nvars || cs->vars[i] == NULL)
+        if (i >= cs->nvars || cs->vars[i] == NULL) {
+            /* a variable of this define mode: netCDF-C's default storage
+             * is contiguous for fixed-size variables (a filter makes them
+             * chunked), chunked for record variables */
             if (ncsi_cvar_new(cs, i) == NULL)
                 return NCS_ERR(NCS_ENOMEM);
+            cs->vars[i]->st.contiguous = !f->model.vars[i].isrec;
+        }
     return NCS_NOERR;
 }
 
@@ -909,10 +1033,10 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
             return NCS_ERR(NCS_EINVAL);
         if (next.shuffle || next.deflate_level || next.zstd_level || next.fletcher32)
             return NCS_ERR(NCS_EINVAL);
+    } else if (v->ndims == 0) {
+        return NCS_ERR(NCS_EINVAL);      /* a scalar has no chunks */
     } else if (next.chunks_set) {
         uint64_t bytes = ncsi_type_size(v->type);
-        if (v->ndims == 0)
-            return NCS_ERR(NCS_EINVAL);
         for (int d = 0; d < v->ndims; d++) {
             if (next.chunks[d] == 0 || (v->shape[d] != 0 && next.chunks[d] > v->shape[d]) ||
                 ncsi_mul_u64(bytes, next.chunks[d], &bytes))

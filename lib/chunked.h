@@ -60,6 +60,13 @@ typedef struct cvar {
     int scale_dim;               /* the dimension whose scale the dataset is
                                     in the file; -1: none */
     int allocated;               /* contiguous or compact, storage allocated */
+    /* contiguous or compact data moved through the cache in blocks of
+     * chunk[] (virtual chunks: rows of at most BLOCK_BYTES, read and
+     * written with HDF5 selections), so small requests are served from
+     * memory; vshape[] is the variable's shape, xtype its type */
+    int blocked;
+    int xtype;
+    uint64_t vshape[NCS_MAX_VAR_DIMS];
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many

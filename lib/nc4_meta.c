@@ -23,16 +23,16 @@
  * coordinate variable of: the dimension's scale holds the plain name. */
 #define NON_COORD_PREFIX "_nc4_non_coord_"
 
-/* Attributes that carry netCDF-4 or dimension-scale bookkeeping, never
- * shown as netCDF attributes. */
+/* Attributes that carry netCDF-4, dimension-scale or xarray/NCZarr
+ * bookkeeping, which netCDF-C 4.9 does not show as netCDF attributes (on
+ * any object).  The _Quantize* attributes are not among them: netCDF-C
+ * reports them like any other. */
 static int reserved_att(const char *name)
 {
     static const char *const names[] = {
         "CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "_Netcdf4Coordinates",
         "_Netcdf4Dimid", "_nc3_strict", "_NCProperties", "_SuperblockVersion",
-        "_IsNetcdf4", "_Format", "_QuantizeBitGroomNumberOfSignificantDigits",
-        "_QuantizeGranularBitRoundNumberOfSignificantDigits",
-        "_QuantizeBitRoundNumberOfSignificantBits",
+        "_IsNetcdf4", "_Format", "_ARRAY_DIMENSIONS", "_Codecs",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
@@ -915,8 +915,9 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
                 goto done;
             }
             if (d->maxdims[0] == H5S_UNLIMITED) {
+                /* a second unlimited dimension: the enhanced model */
                 if (m->unlimdim >= 0) {
-                    status = NCS_ERR(NCS_ENOTNC);
+                    status = NCS_ERR(NCS_ENOTBUILT);
                     goto done;
                 }
                 m->unlimdim = id;
@@ -985,6 +986,9 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             v->dimids[ax] = dimids[ax];
         }
         status = ncsi_var_shape(m, v);
+        /* the unlimited dimension after the first axis: the enhanced model */
+        if (status == NCS_EUNLIMPOS)
+            status = NCS_ERR(NCS_ENOTBUILT);
         if (status != NCS_NOERR)
             goto done;
         for (int ax = 0; ax < d->rank; ax++) {

@@ -902,7 +902,11 @@ START_TEST(test_settings_errors)
     NCS_IS(ncs_def_var_chunking(ncid, vr, NCS_CHUNKED, zero), NCS_EBADCHUNK);
     NCS_IS(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, &six), NCS_EBADCHUNK);
     NCS_IS(ncs_def_var_chunking(ncid, vb, NCS_CHUNKED, big), NCS_EBADCHUNK); /* >= 4 GiB */
-    NCS_IS(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, NULL), NCS_EINVAL);
+    /* no sizes: the default shape, as in netCDF-C */
+    NCS_OK(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, NULL));
+    NCS_OK(ncs_inq_var_chunking(ncid, vf, &storage, got));
+    ck_assert_int_eq(storage, NCS_CHUNKED);
+    ck_assert_uint_eq(got[0], 5);
     NCS_IS(ncs_def_var_chunking(ncid, vf, 7, ch), NCS_EINVAL);
     NCS_IS(ncs_def_var_deflate(ncid, vf, 0, 1, 10), NCS_EINVAL);
     NCS_IS(ncs_def_var_deflate(ncid, vf, 0, 1, -1), NCS_EINVAL);
@@ -936,6 +940,99 @@ START_TEST(test_settings_errors)
     ck_assert_int_eq(storage, NCS_CHUNKED);
     ck_assert_uint_eq(got[0], 1);
     NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
+
+/* ---- contiguous variables in cached blocks ------------------------------------------ */
+
+/* Whether the library's fast paths are on, as lib/api_file.c decides. */
+static int fastpath_on(void)
+{
+    const char *e = getenv("NCSLAB_FASTPATH");
+    if (e != NULL && (e[0] == '0' || e[0] == '1'))
+        return e[0] == '1';
+#ifdef NCS_DEBUG
+    return 0;
+#else
+    return 1;
+#endif
+}
+
+/* A fixed-size variable is contiguous by default; small reads of it are
+ * served from blocks in the chunk cache (one miss per block, then hits),
+ * and writes of every size, small (through the blocks) and large (through
+ * HDF5, past the blocks cached), read back right, before and after a
+ * reopen. */
+START_TEST(test_contiguous_blocks)
+{
+    enum { A = 10, B = 20, C = 30, D = 40, N = A * B * C * D };
+    char path[256];
+    int ncid, dims[4], v, storage = -1;
+    size_t lens[4] = {A, B, C, D}, start[4], one[4] = {1, 1, 1, 1};
+    unsigned long long hits, misses, ev, br, bw;
+    unsigned seed = 12345;
+    float *all = malloc(N * sizeof *all), x;
+    ck_assert(all != NULL);
+    for (int i = 0; i < N; i++)
+        all[i] = (float)i;
+    tu_path(path, sizeof path, PROG, "blocks");
+    NCS_OK(ncs_create(path, NCS_CLOBBER | NC4, &ncid));
+    for (int d = 0; d < 4; d++) {
+        char name[4] = {(char)('a' + d), 0};
+        NCS_OK(ncs_def_dim(ncid, name, lens[d], &dims[d]));
+    }
+    NCS_OK(ncs_def_var(ncid, "v", NCS_FLOAT, 4, dims, &v));
+    NCS_OK(ncs_enddef(ncid));
+    NCS_OK(ncs_inq_var_chunking(ncid, v, &storage, NULL));
+    ck_assert_int_eq(storage, NCS_CONTIGUOUS);
+    NCS_OK(ncs_put(ncid, v, NULL, NULL, NULL, NULL, NCS_FLOAT, all));
+    for (int pass = 0; pass < 2; pass++) {
+        ncs_reset_cache_stats();
+        for (int k = 0; k < 1000; k++) {
+            size_t lin = 0;
+            seed = seed * 1103515245u + 12345u;
+            start[0] = (seed >> 8) % A;
+            start[1] = (seed >> 12) % B;
+            start[2] = (seed >> 17) % C;
+            start[3] = (seed >> 22) % D;
+            for (int d = 0; d < 4; d++)
+                lin = lin * lens[d] + start[d];
+            NCS_OK(ncs_get(ncid, v, start, one, NULL, NULL, NCS_FLOAT, &x));
+            ck_assert_msg(x == all[lin], "pass %d: element %zu reads %g", pass, lin, x);
+            if (k % 100 == 0) {
+                /* a small write through the blocks */
+                all[lin] = -(float)k - 1;
+                NCS_OK(ncs_put(ncid, v, start, one, NULL, NULL, NCS_FLOAT, &all[lin]));
+            }
+        }
+        NCS_OK(ncs_inq_cache_stats(&hits, &misses, &ev, &br, &bw));
+        if (fastpath_on())
+            ck_assert_msg(misses <= (unsigned long long)(A * 2) && hits >= 900,
+                          "pass %d: %llu hits, %llu misses for 1000 one-element reads", pass,
+                          hits, misses);
+        else
+            ck_assert_msg(hits + misses == 0, "the cache took %llu lookups", hits + misses);
+        /* a large write goes past the cached blocks; reads see it */
+        for (int i = 0; i < N; i++)
+            all[i] = all[i] * 2 + 1;
+        NCS_OK(ncs_put(ncid, v, NULL, NULL, NULL, NULL, NCS_FLOAT, all));
+        if (pass == 0) {
+            NCS_OK(ncs_close(ncid));
+            NCS_OK(ncs_open(path, NCS_WRITE, &ncid));
+        }
+    }
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    {
+        float *back = malloc(N * sizeof *back);
+        ck_assert(back != NULL);
+        NCS_OK(ncs_get(ncid, v, NULL, NULL, NULL, NULL, NCS_FLOAT, back));
+        ck_assert(memcmp(back, all, N * sizeof *back) == 0);
+        free(back);
+    }
+    NCS_OK(ncs_close(ncid));
+    free(all);
     unlink(path);
 }
 END_TEST
@@ -1175,6 +1272,7 @@ static Suite *chunked_suite(void)
     tcase_add_test(tc, test_settings_roundtrip);
     tcase_add_test(tc, test_settings_errors);
     tcase_add_loop_test(tc, test_default_overhead, 0, (int)TU_NELEMS(overhead_cases));
+    tcase_add_test(tc, test_contiguous_blocks);
     suite_add_tcase(s, tc);
     return s;
 }

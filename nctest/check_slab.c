@@ -31,7 +31,9 @@ static const size_t shapes[MAXR + 1][MAXR] = {
 
 /* ---- layouts: classic formats and chunked storage settings -------------- */
 
-enum { CH_NONE, CH_DEFAULT, CH_SMALL };
+/* CH_DEFAULT: chunked, the default shape; CH_LIBRARY: no storage call at
+ * all (fixed-size variables contiguous, record variables chunked) */
+enum { CH_NONE, CH_DEFAULT, CH_SMALL, CH_LIBRARY };
 
 typedef struct layout {
     const char *name;
@@ -53,6 +55,7 @@ static const layout layouts[] = {
     {"chunked, small chunks, zstd", &nc4_classic, CH_SMALL, 0, 0, 3, 0},
     {"chunked, small chunks, fletcher32", &nc4_classic, CH_SMALL, 0, 0, 0, 1},
     {"chunked, default chunks, shuffle+deflate+fletcher32", &nc4_classic, CH_DEFAULT, 1, 1, 0, 1},
+    {"netCDF-4, default storage", &nc4_classic, CH_LIBRARY, 0, 0, 0, 0},
 };
 #define NLAYOUTS ((int)TU_NELEMS(layouts))
 /* The layouts whose storage settings matter to nothing but the matrix:
@@ -76,8 +79,13 @@ static void set_storage(int ncid, int varid, const layout *lo, int rank,
 {
     size_t ch[MAXR], got[MAXR];
     int d, storage = -1, sh = -1, de = -1, lev = -1, z = -1, fl = -1;
-    if (lo->chunks == CH_NONE || rank == 0)
+    if (lo->chunks == CH_NONE || lo->chunks == CH_LIBRARY || rank == 0)
         return;
+    if (lo->chunks == CH_DEFAULT) {
+        NCS_OK(ncs_def_var_chunking(ncid, varid, NCS_CHUNKED, NULL));
+        NCS_OK(ncs_inq_var_chunking(ncid, varid, &storage, got));
+        ck_assert_int_eq(storage, NCS_CHUNKED);
+    }
     if (lo->chunks == CH_SMALL) {
         for (d = 0; d < rank; d++)
             ch[d] = small_chunk(rank, d, shape[d]);
@@ -105,12 +113,13 @@ static void set_storage(int ncid, int varid, const layout *lo, int rank,
 
 /* After a reopen: the settings are what the file says. */
 static void check_storage(int ncid, int varid, const layout *lo, int rank,
-                          const size_t *shape)
+                          const size_t *shape, int rec)
 {
     size_t got[MAXR];
     int d, storage = -1, sh = -1, de = -1, lev = -1, z = -1, fl = -1;
+    int contiguous = lo->chunks == CH_NONE || rank == 0 || (lo->chunks == CH_LIBRARY && !rec);
     NCS_OK(ncs_inq_var_chunking(ncid, varid, &storage, got));
-    ck_assert_int_eq(storage, lo->chunks == CH_NONE || rank == 0 ? NCS_CONTIGUOUS : NCS_CHUNKED);
+    ck_assert_int_eq(storage, contiguous ? NCS_CONTIGUOUS : NCS_CHUNKED);
     if (lo->chunks == CH_SMALL && rank > 0)
         for (d = 0; d < rank; d++)
             ck_assert_msg(got[d] == small_chunk(rank, d, shape[d]),
@@ -716,7 +725,7 @@ static void run_matrix(const layout *lo, int rank, int with_puts)
         ck_assert_uint_eq(nrec, shapes[rank][0]);
     }
     for (i = 0; i < mf.nvars; i++) {
-        check_storage(mf.ncid, mf.vars[i].varid, lo, rank, shapes[rank]);
+        check_storage(mf.ncid, mf.vars[i].varid, lo, rank, shapes[rank], mf.vars[i].rec);
         for (j = 0; j < ns; j++)
             check_get(mf.ncid, &mf.vars[i], &sl[j], (i + j) % NMAPS,
                       NCS_NAT, NULL);

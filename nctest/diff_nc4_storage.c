@@ -19,8 +19,9 @@
  *  formats     every default format with every format flag (codes, old
  *              default, the format each library reports for each file); a
  *              netCDF-4 file not marked classic-model stays so
- *  enhanced    files with groups, strings and user-defined types are
- *              refused with NCS_ENOTBUILT
+ *  enhanced    files with groups, strings, user-defined types, two
+ *              unlimited dimensions or one not first are refused with
+ *              NCS_ENOTBUILT
  *
  * Files live in a temporary directory that is removed when every test
  * passed.
@@ -732,7 +733,10 @@ END_TEST
 START_TEST(test_enhanced)
 {
     static const char *const what[] = {"group", "string variable", "string attribute",
-                                       "compound type", "enum type", "vlen type", "opaque type"};
+                                       "compound type", "enum type", "vlen type", "opaque type",
+                                       "two unlimited dimensions",
+                                       "a second, unused unlimited dimension",
+                                       "the unlimited dimension not first"};
     char path[512];
     int nc, ns, d, v, g, t, s;
     path_of(path, sizeof path, "enhanced");
@@ -768,7 +772,21 @@ START_TEST(test_enhanced)
         NC_OK(nc_def_vlen(nc, "ragged", NC_INT, &t));
         NC_OK(nc_def_var(nc, "v", t, 1, &d, &v));
         break;
-    default:
+    case 7:
+    case 8: {
+        int dims[2];
+        NC_OK(nc_def_dim(nc, "t", NC_UNLIMITED, &dims[0]));
+        NC_OK(nc_def_dim(nc, "u", NC_UNLIMITED, &dims[1]));
+        NC_OK(nc_def_var(nc, "v", NC_INT, _i == 7 ? 2 : 1, dims, &v));
+        break;
+    }
+    case 9: {
+        int dims[2] = {d, -1};
+        NC_OK(nc_def_dim(nc, "t", NC_UNLIMITED, &dims[1]));
+        NC_OK(nc_def_var(nc, "v", NC_INT, 2, dims, &v));
+        break;
+    }
+    case 6:
         NC_OK(nc_def_opaque(nc, 4, "blob", &t));
         NC_OK(nc_def_var(nc, "v", t, 1, &d, &v));
         break;
@@ -796,7 +814,7 @@ static Suite *storage_suite(void)
     tcase_add_loop_test(tc, test_att_order, 0, 2 * NATT_OPS * NATT_MODES);
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_format_kept);
-    tcase_add_loop_test(tc, test_enhanced, 0, 7);
+    tcase_add_loop_test(tc, test_enhanced, 0, 10);
     suite_add_tcase(s, tc);
     return s;
 }
