@@ -552,6 +552,20 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
     return status;
 }
 
+/* 1 when every record variable has a usable fill value: then filling the
+ * new records cannot stop half-way, and a variable the put overwrites in
+ * whole need not be filled first.  Otherwise netCDF-C, which fills them
+ * all in order, writes the variables before the refused one and returns
+ * NC_EBADTYPE; a fill that skips none does the same. */
+static int rec_fills_ok(const ncs_model *m)
+{
+    unsigned char one[8];
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].isrec && fill_value(&m->vars[i], one) != NCS_NOERR)
+            return 0;
+    return 1;
+}
+
 /* Fills records [m->numrecs, nrecs) of every record variable but skip (a
  * variable the put under way overwrites there in whole, or -1). */
 static int fill_records(ncs_file *f, uint64_t nrecs, int skip)
@@ -1847,7 +1861,8 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         uint64_t end = s->recs_needed;
         if (end > f->model.numrecs) {
             if (!(f->flags & NCSI_F_NOFILL)) {
-                skipped = covers_records(f, x.v, s, f->model.numrecs, end);
+                skipped = covers_records(f, x.v, s, f->model.numrecs, end) &&
+                          rec_fills_ok(&f->model);
                 status = fill_records(f, end, skipped ? varid : -1);
             }
             if (status != NCS_NOERR)
