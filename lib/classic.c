@@ -1625,7 +1625,8 @@ static int get_point(ncs_file *f, const fastvar *fv, const size_t *index, void *
     p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
     if (p == NULL)
         return NCSI_DECLINED;
-    if (cl->nb.active && (status = note_data(cl, off, off, fv->xsz, 0)) != NCS_NOERR)
+    if (cl->nb.active && !ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)fv->xsz) &&
+        (status = note_data(cl, off, off, fv->xsz, 0)) != NCS_NOERR)
         return status;
     decode_one(p + in, fv->xsz, buf);
     return NCS_NOERR;
@@ -1831,7 +1832,7 @@ static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     p = off == UINT64_MAX ? NULL : ncsi_pc_peek(cl->pc, off, (size_t)cl->fast[varid].xsz);
     if (p == NULL)
         return ncsi_get1_general(f, varid, index, buf);
-    if (cl->nb.active) {
+    if (cl->nb.active && !ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)cl->fast[varid].xsz)) {
         int status = note_data(cl, off, off, cl->fast[varid].xsz, 0);
         if (status != NCS_NOERR)
             return status;

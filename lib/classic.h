@@ -116,6 +116,15 @@ void ncsi_ncbuf_span(ncs_ncbuf *b, uint64_t off, uint64_t n, int write);
  * count and the flags change.  0 when the request is not of that kind
  * (the caller then makes the call); a buffer that is absent (off is
  * UINT64_MAX) never holds a request. */
+/* 1 when a read of n <= bs bytes at off changes nothing: the buffer holds
+ * it and has counted it (cnt can pass ext after a move down a block, so
+ * both bound it).  An absent buffer holds nothing. */
+static inline int ncsi_ncbuf_read_quiet(const ncs_ncbuf *b, uint64_t off, uint64_t n)
+{
+    uint64_t end = off + n;
+    return off >= b->off && end <= b->off + b->cnt && end <= b->off + b->ext;
+}
+
 static inline int ncsi_ncbuf_inside(ncs_ncbuf *b, uint64_t off, uint64_t n, int write)
 {
     uint64_t end = off + n;

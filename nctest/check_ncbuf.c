@@ -1,13 +1,15 @@
 /*
  * check_ncbuf.c -- lib/classic_ncbuf.c's shortcuts against its plain
- * piece-by-piece path: classic.c hands a data request to the model through
- * ncsi_ncbuf_inside (a request the buffer's window holds) or as one span
- * (whose long runs of steady pieces are skipped); the same requests cut
- * into pieces of at most a block and fed one at a time must leave the
- * same model: buffer, counts, flags, file length, stale bytes held, and
- * the same reads and write-backs of stale bytes, in the same order.
- * Random request sequences over small and large files, aligned and not,
- * reads and writes, with syncs and record-count writes between them.
+ * piece-by-piece path.  classic.c skips a one-element read the buffer
+ * holds and has counted (ncsi_ncbuf_read_quiet), and hands other data
+ * requests to the model through ncsi_ncbuf_inside (a request the buffer's
+ * window holds) or as one span (whose runs of steady pieces are skipped).
+ * The same requests cut into pieces of at most a block and fed one at a
+ * time must leave the same model: buffer, counts, flags, file length,
+ * stale bytes held, and the same reads and write-backs of stale bytes, in
+ * the same order.  Random request sequences over small and large files,
+ * aligned and not, reads and writes, with syncs and record-count writes
+ * between them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +65,8 @@ static uint64_t rng(uint64_t *s)
 
 static void fast_feed(ncs_ncbuf *b, uint64_t off, uint64_t n, int write)
 {
+    if (!write && n <= BS && ncsi_ncbuf_read_quiet(b, off, n))
+        return;
     if (!ncsi_ncbuf_inside(b, off, n, write))
         ncsi_ncbuf_span(b, off, n, write);
 }
