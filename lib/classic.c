@@ -552,6 +552,20 @@ static int fill_region(ncs_file *f, const ncs_var *v, uint64_t off, uint64_t nby
     return status;
 }
 
+/* 1 when every record variable has a usable fill value: then filling the
+ * new records cannot stop half-way, and a variable the put overwrites in
+ * whole need not be filled first.  Otherwise netCDF-C, which fills them
+ * all in order, writes the variables before the refused one and returns
+ * NC_EBADTYPE; a fill that skips none does the same. */
+static int rec_fills_ok(const ncs_model *m)
+{
+    unsigned char one[8];
+    for (int i = 0; i < m->nvars; i++)
+        if (m->vars[i].isrec && fill_value(&m->vars[i], one) != NCS_NOERR)
+            return 0;
+    return 1;
+}
+
 /* Fills records [m->numrecs, nrecs) of every record variable but skip (a
  * variable the put under way overwrites there in whole, or -1). */
 static int fill_records(ncs_file *f, uint64_t nrecs, int skip)
@@ -1047,7 +1061,19 @@ typedef struct xfer {
     size_t msz;
     unsigned char *buf;
     int erange;
+    uint64_t lo, hi;             /* the bytes the blocks so far reach */
 } xfer;
+
+/* Notes the bytes from a block's first row at off to the end of its last,
+ * for note_xfer. */
+static void xfer_reach(xfer *x, uint64_t off, const ncs_block *b, uint64_t rgap, uint64_t span)
+{
+    uint64_t end = off + (b->rows - 1) * rgap + span;
+    if (off < x->lo)
+        x->lo = off;
+    if (end > x->hi)
+        x->hi = end;
+}
 
 static uint64_t run_offset(const xfer *x, uint64_t rec, uint64_t elem)
 {
@@ -1334,6 +1360,7 @@ static int get_block(void *ctx, const ncs_block *b)
     ptrdiff_t rmem = b->rmstep * (ptrdiff_t)x->msz;
     int status;
 
+    xfer_reach(x, off, b, rgap, span);
     if (!ncsi_fastpath || b->rows == 1 || span > PAGE_SIZE ||
         (!(x->f->flags & NCSI_F_WRITE) &&
          off + (b->rows - 1) * rgap + span > ncsi_pc_logical_size(x->cl->pc)))
@@ -1383,6 +1410,7 @@ static int put_block(void *ctx, const ncs_block *b)
     ptrdiff_t rmem = b->rmstep * (ptrdiff_t)x->msz;
     int status = NCS_NOERR;
 
+    xfer_reach(x, off, b, rgap, span);
     for (uint64_t i = 0; i < b->rows; i++, off += rgap, mem += rmem) {
         unsigned char *p = NULL;
         if (ncsi_fastpath && span <= PAGE_SIZE && off % PAGE_SIZE + span <= PAGE_SIZE) {
@@ -1408,46 +1436,30 @@ static int put_block(void *ctx, const ncs_block *b)
  * request, in order, inside that span; where its buffer's length matters,
  * near a header whose windows reach past the data, the runs of the small
  * requests there cover the span. */
-static int note_data(classic *cl, uint64_t lo, uint64_t last, int xsz, int write)
+static inline int note_span(classic *cl, uint64_t lo, uint64_t n, int write)
 {
-    ncsi_ncbuf_span(&cl->nb, lo, last + (uint64_t)xsz - lo, write);
+    if (!ncsi_ncbuf_inside(&cl->nb, lo, n, write))
+        ncsi_ncbuf_span(&cl->nb, lo, n, write);
     return nb_take(cl);
 }
 
-static int note_slab(classic *cl, int varid, const ncs_slab *s, int write)
+static inline int note_data(classic *cl, uint64_t lo, uint64_t last, int xsz, int write)
 {
-    const fastvar *fv;
-    uint64_t lo, last;
-    if (!cl->nb.active || varid >= cl->nfast || s->nelems == 0)
-        return NCS_NOERR;
-    fv = &cl->fast[varid];
-    lo = last = fv->begin;
-    for (int d = 0; d < fv->nd; d++) {
-        lo += s->start[d] * fv->bstride[d];
-        last += (s->start[d] + (s->count[d] - 1) * s->stride[d]) * fv->bstride[d];
-    }
-    return note_data(cl, lo, last, fv->xsz, write);
+    return note_span(cl, lo, last + (uint64_t)xsz - lo, write);
 }
 
-static int note_vara(classic *cl, int varid, const size_t *start, const size_t *count,
-                     int write)
+/* The span of a general request, from what its blocks reached. */
+static int note_xfer(const xfer *x, int varid, int write)
 {
-    const fastvar *fv = &cl->fast[varid];
-    uint64_t lo = fv->begin, last = fv->begin;
-    if (!cl->nb.active)
+    if (!x->cl->nb.active || varid >= x->cl->nfast || x->hi == 0)
         return NCS_NOERR;
-    for (int d = 0; d < fv->nd; d++) {
-        if (count[d] == 0)
-            return NCS_NOERR;
-        lo += start[d] * fv->bstride[d];
-        last += (start[d] + count[d] - 1) * fv->bstride[d];
-    }
-    return note_data(cl, lo, last, fv->xsz, write);
+    return note_data(x->cl, x->lo, x->hi - x->v->xsz, (int)x->v->xsz, write);
 }
 
 static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
-    xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, 0 };
+    xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype), buf, 0,
+               UINT64_MAX, 0 };
     int status;
     if (f->flags & NCSI_F_SHARE) {
         /* another process may have written: read from the file */
@@ -1457,7 +1469,7 @@ static int cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *
     }
     status = ncsi_slab_blocks(s, x.v->dsizes, get_block, &x);
     if (status == NCS_NOERR)
-        status = note_slab(x.cl, varid, s, 0);
+        status = note_xfer(&x, varid, 0);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
@@ -1530,6 +1542,14 @@ static uint64_t fast_end(const fastreq *q)
     for (int g = 1; g < q->ng; g++)
         end += (q->n[g] - 1) * q->gap[g];
     return end;
+}
+
+/* The span of a fast-path request (fast_plan took only nonempty ones). */
+static int note_fast(classic *cl, const fastreq *q, int write)
+{
+    if (!cl->nb.active)
+        return NCS_NOERR;
+    return note_span(cl, q->off, fast_end(q) - q->off, write);
 }
 
 /* Moves to the next index of groups g0 and up (the runs: g0 = 1; the
@@ -1605,7 +1625,8 @@ static int get_point(ncs_file *f, const fastvar *fv, const size_t *index, void *
     p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
     if (p == NULL)
         return NCSI_DECLINED;
-    if (cl->nb.active && (status = note_data(cl, off, off, fv->xsz, 0)) != NCS_NOERR)
+    if (cl->nb.active && !ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)fv->xsz) &&
+        (status = note_data(cl, off, off, fv->xsz, 0)) != NCS_NOERR)
         return status;
     decode_one(p + in, fv->xsz, buf);
     return NCS_NOERR;
@@ -1636,7 +1657,7 @@ static int cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t
         return NCSI_DECLINED;
     if (!(f->flags & NCSI_F_WRITE) && fast_end(&q) > ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short: the general path says so */
-    status = note_vara(cl, varid, start, count, 0);
+    status = note_fast(cl, &q, 0);
     if (status != NCS_NOERR)
         return status;
     if (memtype == cl->fast[varid].type && q.step == 1) {
@@ -1792,7 +1813,7 @@ static int cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t
             return status;
         mem += q.n[0] * msz;
     } while (fast_next(&q, 1, idx, &off));
-    status = note_vara(cl, varid, start, count, 1);
+    status = note_fast(cl, &q, 1);
     if (status != NCS_NOERR)
         return status;
     return erange ? NCS_ERANGE : NCS_NOERR;
@@ -1811,7 +1832,7 @@ static int cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
     p = off == UINT64_MAX ? NULL : ncsi_pc_peek(cl->pc, off, (size_t)cl->fast[varid].xsz);
     if (p == NULL)
         return ncsi_get1_general(f, varid, index, buf);
-    if (cl->nb.active) {
+    if (cl->nb.active && !ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)cl->fast[varid].xsz)) {
         int status = note_data(cl, off, off, cl->fast[varid].xsz, 0);
         if (status != NCS_NOERR)
             return status;
@@ -1839,7 +1860,7 @@ static int covers_records(const ncs_file *f, const ncs_var *v, const ncs_slab *s
 static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
 {
     xfer x = { f, CL(f), &f->model.vars[varid], memtype, ncsi_type_size(memtype),
-               (unsigned char *)buf, 0 };
+               (unsigned char *)buf, 0, UINT64_MAX, 0 };
     int status = NCS_NOERR, skipped = 0;
     uint64_t old_numrecs = f->model.numrecs;
     int old_flags = f->flags;
@@ -1847,7 +1868,8 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         uint64_t end = s->recs_needed;
         if (end > f->model.numrecs) {
             if (!(f->flags & NCSI_F_NOFILL)) {
-                skipped = covers_records(f, x.v, s, f->model.numrecs, end);
+                skipped = covers_records(f, x.v, s, f->model.numrecs, end) &&
+                          rec_fills_ok(&f->model);
                 status = fill_records(f, end, skipped ? varid : -1);
             }
             if (status != NCS_NOERR)
@@ -1859,7 +1881,7 @@ static int cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
     }
     status = ncsi_slab_blocks(s, x.v->dsizes, put_block, &x);
     if (status == NCS_NOERR || status == NCS_ERANGE) {
-        int s2 = note_slab(x.cl, varid, s, 1);
+        int s2 = note_xfer(&x, varid, 1);
         if (s2 != NCS_NOERR)
             status = s2;
     }

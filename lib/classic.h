@@ -106,6 +106,38 @@ void ncsi_ncbuf_header(ncs_ncbuf *b, const ncs_model *m, int version,
                        const unsigned char *bytes, size_t len);
 void ncsi_ncbuf_numrecs(ncs_ncbuf *b, int version);
 void ncsi_ncbuf_span(ncs_ncbuf *b, uint64_t off, uint64_t n, int write);
+
+#define NCSI_RGN_WRITE    1
+#define NCSI_RGN_MODIFIED 2
+
+/* ncsi_ncbuf_span of a request of at most a block inside the window the
+ * buffer covers, when no stale bytes are held (most data requests of a
+ * data-mode loop): netCDF-C serves it where its buffer is, so only the
+ * count and the flags change.  0 when the request is not of that kind
+ * (the caller then makes the call); a buffer that is absent (off is
+ * UINT64_MAX) never holds a request. */
+/* 1 when a read of n <= bs bytes at off changes nothing: the buffer holds
+ * it and has counted it (cnt can pass ext after a move down a block, so
+ * both bound it).  An absent buffer holds nothing. */
+static inline int ncsi_ncbuf_read_quiet(const ncs_ncbuf *b, uint64_t off, uint64_t n)
+{
+    uint64_t end = off + n;
+    return off >= b->off && end <= b->off + b->cnt && end <= b->off + b->ext;
+}
+
+static inline int ncsi_ncbuf_inside(ncs_ncbuf *b, uint64_t off, uint64_t n, int write)
+{
+    uint64_t end = off + n;
+    if (b->share || !b->active)
+        return 1;
+    if (b->known != NULL || n > b->bs || off < b->off || end > b->off + b->ext)
+        return 0;
+    if (end - b->off > b->cnt)
+        b->cnt = end - b->off;
+    if (write)
+        b->rflags |= NCSI_RGN_WRITE | NCSI_RGN_MODIFIED;
+    return 1;
+}
 void ncsi_ncbuf_move(ncs_ncbuf *b, uint64_t to, uint64_t from, uint64_t n);
 /* netCDF-C's buffer sync (nc_sync, the end of nc_enddef); its close of a
  * file whose header implies calcsize bytes. */

@@ -26,8 +26,8 @@
 #include <string.h>
 
 #define NO_BUF UINT64_MAX
-#define RGN_WRITE    1
-#define RGN_MODIFIED 2
+#define RGN_WRITE    NCSI_RGN_WRITE
+#define RGN_MODIFIED NCSI_RGN_MODIFIED
 /* netCDF-C's first header read, and a header write while its header size
  * is the minimal one, ask for at most this */
 #define FIRST_READ 4096
@@ -391,12 +391,48 @@ void ncsi_ncbuf_numrecs(ncs_ncbuf *b, int version)
     touch(b, 4, version == 5 ? 8 : 4, version == 5 ? 8 : 4, 1);
 }
 
+/* The pieces of a long span from the one at off to the third last, when
+ * the pieces before have left the buffer in the state each of them keeps:
+ * with the file (flen) reaching two blocks past the last of them and no
+ * stale bytes held, each moves the buffer up one block and changes nothing
+ * else.  Unaligned pieces (d > 0) straddle two blocks: each slides the
+ * buffer up, writing back a lower block inside the file (flen stays), and
+ * reads a full upper block (cnt stays 2 bs, nothing is orphaned: keep is
+ * bs).  Aligned pieces (d == 0) each replace a one-block buffer: the old
+ * block written back inside the file if modified, the new one read full
+ * (cnt stays bs), the flags left as the piece sets them, so a read needs
+ * them clear.  Returns how many pieces need not be fed. */
+static uint64_t steady_pieces(const ncs_ncbuf *b, uint64_t off, uint64_t n, int write)
+{
+    uint64_t bs = b->bs, d = off % bs, npieces = (n + bs - 1) / bs, v;
+    int flags = write ? RGN_WRITE | RGN_MODIFIED : 0;
+    if (npieces < 3 || b->known != NULL || b->off == NO_BUF)
+        return 0;
+    v = npieces - 2;
+    if (b->flen < b->off + (v + 2) * bs)
+        return 0;
+    /* (a write's earlier pieces have set its flags already) */
+    if (d > 0 && b->off + bs == off - d && b->ext == 2 * bs && b->cnt == 2 * bs)
+        return v;
+    if (d == 0 && b->off + bs == off && b->ext == bs && b->cnt == bs && b->rflags == flags)
+        return v;
+    return 0;
+}
+
 void ncsi_ncbuf_span(ncs_ncbuf *b, uint64_t off, uint64_t n, int write)
 {
     if (b->share)
         return;
-    while (n > 0 && b->active) {
+    int skipped = 0;
+    for (int piece = 0; n > 0 && b->active; piece++) {
         uint64_t k = min_u64(n, b->bs);
+        if (piece > 0 && !skipped) {
+            uint64_t v = steady_pieces(b, off, n, write);
+            b->off += v * b->bs;
+            off += v * b->bs;
+            n -= v * b->bs;
+            skipped = v > 0;
+        }
         touch(b, off, k, write ? k : 0, write);
         off += k;
         n -= k;

@@ -1865,6 +1865,185 @@ START_TEST(t_header_sizes)
 }
 END_TEST
 
+/* ---- _FillValue of another type when records are added --------------------
+ * netCDF-C fills every record variable, the one being written included, in
+ * each record a put adds (unless the file is in NC_NOFILL mode), and stops
+ * with NC_EBADTYPE at the first whose _FillValue has another type or more
+ * than one element: the variables before it in that record are filled, the
+ * record is not counted, nothing of the put is written.  NCO's ncpdq -P
+ * leaves such files (a short variable with a float _FillValue). */
+
+enum { FC_LONE2D, FC_LONE1D, FC_GOOD_FIRST, FC_BAD_FIRST, FC_TWO_ELEMS, FC_CHAR2,
+       FC_CHAR_BYTE, FC_FIXED_BAD, FC_NLAYOUTS };
+
+/* Defines the layout's variables in both libraries; *bad is the variable
+ * with the troublesome _FillValue, *good another record variable or -1. */
+static void fc_define(dpair *p, int layout, int *bad, int *good)
+{
+    int d[2], dn, v;
+    float ff = -1.5f;
+    short s2[2] = {-7, -8};
+    signed char b1 = -3;
+    *good = -1;
+    both_ok(p, "def_dim t", nc_def_dim(p->nc, "t", NC_UNLIMITED, &d[0]),
+            ncs_def_dim(p->ns, "t", NC_UNLIMITED, &d[0]));
+    both_ok(p, "def_dim n", nc_def_dim(p->nc, "n", 3, &d[1]),
+            ncs_def_dim(p->ns, "n", 3, &d[1]));
+    dn = d[1];
+    if (layout == FC_GOOD_FIRST || layout == FC_FIXED_BAD)
+        both_ok(p, "def_var w(t)", nc_def_var(p->nc, "w", NC_INT, 1, d, good),
+                ncs_def_var(p->ns, "w", NC_INT, 1, d, good));
+    if (layout == FC_FIXED_BAD) {
+        both_ok(p, "def_var f(n)", nc_def_var(p->nc, "f", NC_SHORT, 1, &dn, bad),
+                ncs_def_var(p->ns, "f", NC_SHORT, 1, &dn, bad));
+    } else if (layout == FC_CHAR2 || layout == FC_CHAR_BYTE) {
+        both_ok(p, "def_var c(t,n)", nc_def_var(p->nc, "c", NC_CHAR, 2, d, bad),
+                ncs_def_var(p->ns, "c", NC_CHAR, 2, d, bad));
+    } else {
+        int nd = layout == FC_LONE1D ? 1 : 2;
+        both_ok(p, "def_var v", nc_def_var(p->nc, "v", NC_SHORT, nd, d, bad),
+                ncs_def_var(p->ns, "v", NC_SHORT, nd, d, bad));
+    }
+    v = *bad;
+    if (layout == FC_TWO_ELEMS)
+        both_ok(p, "_FillValue short[2]", nc_put_att_short(p->nc, v, "_FillValue", NC_SHORT, 2, s2),
+                ncs_put_att(p->ns, v, "_FillValue", NC_SHORT, 2, NC_SHORT, s2));
+    else if (layout == FC_CHAR2)
+        both_ok(p, "_FillValue char[2]", nc_put_att_text(p->nc, v, "_FillValue", 2, "xy"),
+                ncs_put_att(p->ns, v, "_FillValue", NC_CHAR, 2, NC_CHAR, "xy"));
+    else if (layout == FC_CHAR_BYTE)
+        both_ok(p, "_FillValue byte", nc_put_att_schar(p->nc, v, "_FillValue", NC_BYTE, 1, &b1),
+                ncs_put_att(p->ns, v, "_FillValue", NC_BYTE, 1, NC_BYTE, &b1));
+    else
+        both_ok(p, "_FillValue float", nc_put_att_float(p->nc, v, "_FillValue", NC_FLOAT, 1, &ff),
+                ncs_put_att(p->ns, v, "_FillValue", NC_FLOAT, 1, NC_FLOAT, &ff));
+    if (layout == FC_BAD_FIRST)
+        both_ok(p, "def_var w(t)", nc_def_var(p->nc, "w", NC_INT, 1, d, good),
+                ncs_def_var(p->ns, "w", NC_INT, 1, d, good));
+}
+
+/* One put of records [rec, rec + nrec) of varid (partial: the first
+ * element of each only), compared. */
+static void fc_put(dpair *p, int varid, size_t rec, size_t nrec, int partial)
+{
+    int xtype = NC_NAT, nd = 0, a, b;
+    size_t st[2] = {rec, 0}, ct[2] = {nrec, partial ? 1 : 3};
+    short sv[64];
+    int iv[64];
+    char cv[64], what[160];
+    nc_inq_var(p->nc, varid, NULL, &xtype, &nd, NULL, NULL);
+    for (int i = 0; i < 64; i++) {
+        sv[i] = (short)(100 + i);
+        iv[i] = 1000 + i;
+        cv[i] = (char)('A' + i % 26);
+    }
+    if (nd == 1)
+        ct[1] = 1;
+    snprintf(what, sizeof what, "put var %d records %zu..%zu%s", varid, rec, rec + nrec - 1,
+             partial ? " (partial)" : "");
+    if (xtype == NC_CHAR) {
+        a = nc_put_vara_text(p->nc, varid, st, ct, cv);
+        b = ncs_put(p->ns, varid, st, ct, NULL, NULL, NC_CHAR, cv);
+    } else if (xtype == NC_INT) {
+        a = nc_put_vara_int(p->nc, varid, st, ct, iv);
+        b = ncs_put(p->ns, varid, st, ct, NULL, NULL, NC_INT, iv);
+    } else {
+        a = nc_put_vara_short(p->nc, varid, st, ct, sv);
+        b = ncs_put(p->ns, varid, st, ct, NULL, NULL, NC_SHORT, sv);
+    }
+    dp_note(p, "%s -> %d/%d", what, a, b);
+    if (dp_rc_eq(p, what, a, b, 1))
+        dp_check_numrecs(p, what);
+}
+
+/* The calls of one case: the layout, enddef (a fixed variable's bad
+ * _FillValue is deleted after the refused enddef), then `op`'s puts, then
+ * a put into the records that exist; the files must be identical. */
+static void fc_case(dpair *p, int layout, int op, int nofill)
+{
+    int cmode = NC_CLOBBER | p->share |
+                (p->fmt == 2 ? NC_64BIT_OFFSET : p->fmt == 5 ? NC_64BIT_DATA : 0);
+    int bad, good, a, b, target;
+    char msg[4096];
+    p->nhist = 0;
+    p->hist_dumped = 0;
+    p->dead = 0;
+    if (!both_ok(p, "create", nc_create(p->path_nc, cmode, &p->nc),
+                 ncs_create(p->path_ns, cmode, &p->ns)))
+        return;
+    p->open = 1;
+    p->recdim = 0;
+    fc_define(p, layout, &bad, &good);
+    if (nofill)
+        both_ok(p, "set_fill NOFILL", nc_set_fill(p->nc, NC_NOFILL, NULL),
+                ncs_set_fill(p->ns, NC_NOFILL, NULL));
+    a = nc_enddef(p->nc);
+    b = ncs_enddef(p->ns);
+    dp_note(p, "enddef -> %d/%d", a, b);
+    if (dp_rc_eq(p, "enddef", a, b, 1) && a != NC_NOERR) {
+        both_ok(p, "del_att _FillValue", nc_del_att(p->nc, bad, "_FillValue"),
+                ncs_del_att(p->ns, bad, "_FillValue"));
+        both_ok(p, "enddef again", nc_enddef(p->nc), ncs_enddef(p->ns));
+    }
+    if (p->dead)
+        goto out;
+    /* op: 0 a whole record of the bad variable, 1 part of one (all of
+     * it in 1-D layouts), 2 three whole records from record 1 (record 0
+     * too is added), 3 a whole record of the good one, 4 a record, then
+     * the fill mode flipped and two more */
+    target = op == 3 && good >= 0 ? good : bad;
+    if (layout == FC_FIXED_BAD)
+        target = good;
+    switch (op) {
+    case 0:
+    case 3:
+        fc_put(p, target, 0, 1, 0);
+        break;
+    case 1:
+        fc_put(p, target, 0, 1, 1);
+        break;
+    case 2:
+        fc_put(p, target, 1, 3, 0);
+        break;
+    default:
+        fc_put(p, target, 0, 1, 0);
+        both_ok(p, "set_fill flip", nc_set_fill(p->nc, nofill ? NC_FILL : NC_NOFILL, NULL),
+                ncs_set_fill(p->ns, nofill ? NC_FILL : NC_NOFILL, NULL));
+        fc_put(p, target, 1, 2, 0);
+        break;
+    }
+    if (!p->dead && good >= 0)
+        fc_put(p, good, 0, 1, 0);
+out:
+    both_ok(p, "close", nc_close(p->nc), ncs_close(p->ns));
+    p->open = 0;
+    if (!p->dead && dfile_cmp(p->path_nc, p->path_ns, msg, sizeof msg) != 0)
+        dp_mismatch(p, "CDF-%d%s%s layout %d op %d: files differ: %s", p->fmt,
+                    p->share ? " NC_SHARE" : "", nofill ? " NOFILL" : "", layout, op, msg);
+}
+
+START_TEST(t_fill_check)
+{
+    static const int fmts[] = {1, 2, 5};
+    dpair P, *p = &P;
+    memset(p, 0, sizeof *p);
+    p->ctx = "fillcheck";
+    p->fmt = fmts[_i];
+    snprintf(p->path_nc, sizeof p->path_nc, "%s/fc_%d.nc", tmpdir, (int)getpid());
+    snprintf(p->path_ns, sizeof p->path_ns, "%s/fcs_%d.nc", tmpdir, (int)getpid());
+    for (int share = 0; share < 2; share++)
+        for (int layout = 0; layout < FC_NLAYOUTS; layout++)
+            for (int op = 0; op < 5; op++)
+                for (int nofill = 0; nofill < 2; nofill++) {
+                    p->share = share ? NC_SHARE : 0;
+                    fc_case(p, layout, op, nofill);
+                }
+    unlink(p->path_nc);
+    unlink(p->path_ns);
+    ck_assert_msg(p->fails == 0, "CDF-%d: %d mismatches with bad _FillValues", p->fmt, p->fails);
+}
+END_TEST
+
 static Suite *diff_suite(void)
 {
     Suite *s = suite_create("diff_classic");
@@ -1885,6 +2064,10 @@ static Suite *diff_suite(void)
     tc = tcase_create("header");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, t_header_sizes, 0, 3);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("fillcheck");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, t_fill_check, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }
