@@ -258,8 +258,8 @@ int copy_define(int in, int out, int out_kind, const copy_opts *o, copy_storage 
             status = NCS_EINTERNAL;
         if (status == NCS_EBADTYPE) {
             copy_msg("variable '%s' has type %s, which the %s format cannot hold "
-                     "(-k cdf5 or -k nc7 can)", name, type_name(xtype),
-                     kind_name(out_kind));
+                     "(of the classic-model formats only cdf5 can)", name,
+                     type_name(xtype), kind_name(out_kind));
             return -1;
         }
         if (status != NCS_NOERR) {
