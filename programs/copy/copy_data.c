@@ -85,19 +85,37 @@ static int get_shape(int ncid, int varid, var_shape *vs)
     return status;
 }
 
-/* The unit a slab is made of, for variable v (see the top of the file). */
-static void slab_unit(int in, int v, const var_shape *vs, const copy_storage *st,
-                      int out_chunked, size_t *unit)
+/* The unit a slab is made of, for variable v (see the top of the file),
+ * and the slab size to aim at within the budget: the whole budget when the
+ * input's chunks differ from the output's, since a larger slab decodes each
+ * input chunk fewer times; else SLAB_TARGET, which keeps the slab in the
+ * processor's caches between the read and the write (a 200 MB classic to
+ * netCDF-4 copy took 0.40-0.55 s in 128 MiB slabs, 0.34-0.41 s in 8 MiB
+ * ones). */
+#define SLAB_TARGET ((size_t)8 << 20)
+
+static size_t slab_unit(int in, int v, const var_shape *vs, const copy_storage *st,
+                        int out_chunked, size_t budget, size_t *unit)
 {
-    int storage = NCS_CONTIGUOUS;
+    size_t in_chunks[NCS_MAX_VAR_DIMS], unit_bytes = vs->esize;
+    int storage = NCS_CONTIGUOUS, rechunk;
+    if (ncs_inq_var_chunking(in, v, &storage, in_chunks) != NCS_NOERR)
+        storage = NCS_CONTIGUOUS;
     if (out_chunked && !st->contiguous) {
         memcpy(unit, st->chunks, (size_t)vs->nd * sizeof *unit);
-        return;
-    }
-    if (ncs_inq_var_chunking(in, v, &storage, unit) != NCS_NOERR ||
-        storage != NCS_CHUNKED)
+        rechunk = storage == NCS_CHUNKED &&
+                  memcmp(in_chunks, st->chunks, (size_t)vs->nd * sizeof *unit) != 0;
+    } else {
         for (int d = 0; d < vs->nd; d++)
-            unit[d] = 1;
+            unit[d] = storage == NCS_CHUNKED ? in_chunks[d] : 1;
+        rechunk = 0;
+    }
+    for (int d = 0; d < vs->nd; d++)
+        unit_bytes *= unit[d] < vs->len[d] ? unit[d] : vs->len[d];
+    if (rechunk || budget <= SLAB_TARGET)
+        return budget;
+    return unit_bytes > SLAB_TARGET ? (unit_bytes < budget ? unit_bytes : budget)
+                                    : SLAB_TARGET;
 }
 
 static void plan_slab(const var_shape *vs, const size_t *unit, size_t max_elems,
@@ -254,8 +272,8 @@ int copy_data(int in, int out, const copy_storage *st, int out_chunked,
             rc = -1;
             break;
         }
-        slab_unit(in, v, &vs, &st[v], out_chunked, unit);
-        plan_slab(&vs, unit, budget / vs.esize, slab);
+        plan_slab(&vs, unit, slab_unit(in, v, &vs, &st[v], out_chunked, budget, unit) /
+                  vs.esize, slab);
         x.vs = &vs;
         rc = each_slab(&vs, v, slab, copy_slab, &x);
     }
@@ -407,8 +425,8 @@ int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
         size_t unit[NCS_MAX_VAR_DIMS], slab[NCS_MAX_VAR_DIMS];
         if (get_shape(in, v, &vs) != NCS_NOERR)
             return -1;
-        slab_unit(in, v, &vs, &st[v], out_chunked, unit);
-        plan_slab(&vs, unit, budget / 2 / vs.esize, slab);
+        plan_slab(&vs, unit, slab_unit(in, v, &vs, &st[v], out_chunked, budget / 2,
+                                       unit) / vs.esize, slab);
         x.vs = &vs;
         rc = each_slab(&vs, v, slab, verify_slab, &x);
     }
