@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -469,6 +470,15 @@ int main(int argc, char **argv)
     const char *inpath, *outpath;
     size_t cache;
 
+#ifdef M_MMAP_THRESHOLD
+    /* The chunk cache allocates and frees a buffer per chunk.  Chunks of a
+     * few MiB would each be a fresh mmap, faulted in and zeroed page by
+     * page, then unmapped: half the system time of a 200 MB deflate to
+     * classic copy (0.48 s of system time, 0.23 s with these settings, at
+     * the same peak memory).  Keep such buffers in the heap instead. */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
     memset(&o, 0, sizeof o);
     o.deflate = -1;
     o.zstd = -1;
