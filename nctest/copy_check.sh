@@ -185,6 +185,11 @@ ncgen -k nc7 -o "$tmp/nc.nc" "$tmp/base.cdl" || fail "ncgen nc7"
 convert "$tmp/nc.nc" cdf2 "$tmp/nc-cdf2.nc" "$tmp/base.dump"
 convert "$tmp/nc.nc" nc4d "$tmp/nc-nc4d.nc" "$tmp/base.dump"
 
+# the output gets the mode of any new file, not the temporary file's 0600
+touch "$tmp/plain"
+[ "$(stat -c %a "$tmp/base-cdf5.nc")" = "$(stat -c %a "$tmp/plain")" ] ||
+    fail "output mode $(stat -c %a "$tmp/base-cdf5.nc"), want $(stat -c %a "$tmp/plain")"
+
 # ---- failures: message, nonzero status, no output, no temporary file ----
 printf 'not a netCDF file\n' >"$tmp/text.nc"
 cp "$tmp/base.nc" "$tmp/short.nc"

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_MEMORY ((size_t)256 << 20)
@@ -405,6 +406,7 @@ int copy_output_kind(const copy_opts *o, int in_format)
  * that name is overwritten. */
 static int make_temp(const char *out)
 {
+    mode_t mask;
     int fd;
     if (strlen(out) + sizeof ".ncslab-copy.XXXXXX" > sizeof tmp_path) {
         copy_msg("%s: name too long", out);
@@ -416,6 +418,15 @@ static int make_temp(const char *out)
     if (fd < 0) {
         tmp_live = 0;
         copy_fail(errno, "cannot create a temporary file next to %s", out);
+        return -1;
+    }
+    /* mkstemp's 0600 would stay the output's mode: give it the mode any
+     * newly created file gets */
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        copy_fail(errno, "setting the mode of %s", tmp_path);
+        close(fd);
         return -1;
     }
     close(fd);
