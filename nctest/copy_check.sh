@@ -16,7 +16,8 @@
 # CDF-5 types too and goes CDF-5 to CDF-5 (no other classic-model format
 # holds them; asking for one is among the failures).  Then
 # bad options and unreadable inputs: each must fail with a message, and
-# leave neither the output nor a temporary file.
+# leave neither the output nor a temporary file; nor may SIGINT, SIGTERM or
+# SIGHUP in the middle of a copy.
 # Needs ncgen and ncdump (netcdf-bin); skips without them.
 # Run by `make check` from the top build directory.
 set -u
@@ -250,6 +251,51 @@ printf 'keep me\n' >"$tmp/bad/keep.nc"
 "$copy" "$tmp/short.nc" "$tmp/bad/keep.nc" 2>/dev/null && fail "truncated input copied"
 [ "$(cat "$tmp/bad/keep.nc")" = "keep me" ] || fail "a failed copy changed the existing output"
 [ "$(ls -A "$tmp/bad")" = keep.nc ] || fail "a failed copy left: $(ls -A "$tmp/bad")"
+
+# interrupted: the signal comes once the temporary file exists, while the
+# copy (0.6 s here) is under way; neither it nor an output may remain.
+# A background job ignores SIGINT (and so does ncslab-copy then), so SIGINT
+# comes from timeout(1), at a time that is, on this machine, mid-copy.
+printf 'netcdf f { dimensions: y = 3200 ; x = 4000 ; variables: float v(y, x) ; }' \
+    >"$tmp/fill.cdl"
+ncgen -k nc3 -o "$tmp/fill.nc" "$tmp/fill.cdl" || fail "ncgen fill"
+mkdir "$tmp/int"
+for sig in TERM HUP; do
+    "$copy" -q -d 9 -m 1M --verify "$tmp/fill.nc" "$tmp/int/out.nc" 2>/dev/null &
+    pid=$!
+    n=0
+    while [ -z "$(ls -A "$tmp/int")" ] && [ $n -lt 1000 ]; do
+        sleep 0.01
+        n=$((n + 1))
+    done
+    kill -s $sig $pid
+    wait $pid
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "note: the copy finished before SIG$sig arrived"
+        rm -f "$tmp/int/"*
+        continue
+    fi
+    left=$(ls -A "$tmp/int")
+    if [ $rc -le 128 ]; then
+        fail "SIG$sig: exit status $rc, not death by the signal"
+    elif [ -n "$left" ]; then
+        fail "SIG$sig left $left"
+        rm -f "$tmp/int/"*
+    else
+        echo "ok: SIG$sig during the copy (status $rc) left no file"
+    fi
+done
+timeout -s INT 0.2 "$copy" -q -d 9 -m 1M --verify "$tmp/fill.nc" "$tmp/int/out.nc" 2>/dev/null
+rc=$?
+left=$(ls -A "$tmp/int")
+if [ $rc -eq 0 ]; then
+    echo "note: the copy finished before SIGINT arrived"
+elif [ -n "$left" ]; then
+    fail "SIGINT left $left"
+else
+    echo "ok: SIGINT during the copy (timeout status $rc) left no file"
+fi
 
 if [ $status -eq 0 ]; then
     rm -rf "$tmp"

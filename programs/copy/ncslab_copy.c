@@ -64,6 +64,14 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* A signal ignored when the program started (SIGINT and SIGHUP of a
+ * background job, nohup) stays ignored. */
+static void catch_signal(int sig)
+{
+    if (signal(sig, on_signal) == SIG_IGN)
+        signal(sig, SIG_IGN);
+}
+
 static void usage(FILE *fp)
 {
     fprintf(fp,
@@ -531,9 +539,9 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
+    catch_signal(SIGINT);
+    catch_signal(SIGTERM);
+    catch_signal(SIGHUP);
     if (make_temp(outpath) != 0)
         goto done;
     if ((status = create_out(kind, &out)) != NCS_NOERR) {
