@@ -66,17 +66,20 @@ static void bar(progress *p, const char *var, int final)
  * size and element count (0 when some dimension is empty). */
 typedef struct {
     char name[NCS_MAX_NAME + 1];
-    int xtype, nd;
+    int xtype, nd, rec;         /* rec: a record variable */
     size_t esize, nelems;
     size_t len[NCS_MAX_VAR_DIMS];
 } var_shape;
 
 static int get_shape(int ncid, int varid, var_shape *vs)
 {
-    int dimids[NCS_MAX_VAR_DIMS];
+    int dimids[NCS_MAX_VAR_DIMS], unlim = -1;
     int status = ncs_inq_var(ncid, varid, vs->name, &vs->xtype, &vs->nd, dimids, NULL);
     if (status == NCS_NOERR)
         status = ncs_inq_type_size(vs->xtype, &vs->esize);
+    if (status == NCS_NOERR)
+        status = ncs_inq_unlimdim(ncid, &unlim);
+    vs->rec = vs->nd > 0 && dimids[0] == unlim;
     vs->nelems = 1;
     for (int d = 0; status == NCS_NOERR && d < vs->nd; d++) {
         status = ncs_inq_dimlen(ncid, dimids[d], &vs->len[d]);
@@ -157,11 +160,13 @@ static void plan_slab(const var_shape *vs, const size_t *unit, size_t max_elems,
 typedef int (*slab_fn)(void *ctx, int varid, const size_t *start,
                        const size_t *count, size_t nelems);
 
-/* Calls fn for each slab of the variable, in row-major order of slabs. */
-static int each_slab(const var_shape *vs, int varid, const size_t *slab,
+/* Calls fn for each slab of the variable, in row-major order of slabs;
+ * the slabs' first index is rec0 further along dimension 0. */
+static int each_slab(const var_shape *vs, int varid, const size_t *slab, size_t rec0,
                      slab_fn fn, void *ctx)
 {
     size_t start[NCS_MAX_VAR_DIMS] = {0}, count[NCS_MAX_VAR_DIMS];
+    size_t at[NCS_MAX_VAR_DIMS];
     if (vs->nelems == 0)
         return 0;
     for (;;) {
@@ -170,9 +175,10 @@ static int each_slab(const var_shape *vs, int varid, const size_t *slab,
         for (d = 0; d < vs->nd; d++) {
             size_t left = vs->len[d] - start[d];
             count[d] = slab[d] < left ? slab[d] : left;
+            at[d] = start[d] + (d == 0 ? rec0 : 0);
             n *= count[d];
         }
-        if (fn(ctx, varid, start, count, n) != 0)
+        if (fn(ctx, varid, at, count, n) != 0)
             return -1;
         for (d = vs->nd - 1; d >= 0; d--) {
             start[d] += slab[d];
@@ -254,34 +260,77 @@ static int copy_slab(void *ctx, int varid, const size_t *start, const size_t *co
     return 0;
 }
 
+/* One variable, or for a record variable the records [rec0, rec0 + nrec). */
+static int copy_part(xfer *x, int v, const var_shape *whole, size_t rec0, size_t nrec,
+                     const copy_storage *st, int out_chunked, size_t budget)
+{
+    var_shape vs = *whole;
+    size_t unit[NCS_MAX_VAR_DIMS], slab[NCS_MAX_VAR_DIMS];
+    if (vs.rec) {
+        vs.nelems = vs.len[0] == 0 ? 0 : vs.nelems / vs.len[0] * nrec;
+        vs.len[0] = nrec;
+    }
+    plan_slab(&vs, unit, slab_unit(x->in, v, &vs, st, out_chunked, budget, unit) /
+              vs.esize, slab);
+    x->vs = &vs;
+    return each_slab(&vs, v, slab, rec0, copy_slab, x);
+}
+
+/* A classic output is written in file order: the fixed-size variables, then
+ * the records, a block of records at a time with every record variable's
+ * part of the block in turn.  Writing one record variable through all its
+ * records first would leave the other variables' parts of every record as
+ * holes below the end of the file, and the library reads each page before
+ * it writes it: the kernel then reads and zeroes a page of hole for every
+ * page written (a 200 MB CDF-1 to CDF-5 copy took 350 ms of processor
+ * time, nccopy 255 ms; in file order 260-300 ms, nccopy 240-270 ms). */
 int copy_data(int in, int out, const copy_storage *st, int out_chunked,
               size_t budget, int show)
 {
     int nvars, rc = 0;
+    size_t numrecs = 0, rec_bytes = 0, block;
     progress pr = {show, "copy", 0, 0, 0, -1};
     xfer x = {in, out, NULL, NULL, NULL, 0, 0, &pr};
+    var_shape *shapes;
     if (ncs_inq_nvars(in, &nvars) != NCS_NOERR)
         return -1;
-    pr.total = total_bytes(in, nvars);
-    for (int v = 0; v < nvars && rc == 0; v++) {
-        var_shape vs;
-        size_t unit[NCS_MAX_VAR_DIMS], slab[NCS_MAX_VAR_DIMS];
-        int status = get_shape(in, v, &vs);
+    shapes = calloc((size_t)nvars + 1, sizeof *shapes);
+    if (shapes == NULL) {
+        copy_fail(NCS_ENOMEM, "variable shapes");
+        return -1;
+    }
+    for (int v = 0; v < nvars; v++) {
+        int status = get_shape(in, v, &shapes[v]);
         if (status != NCS_NOERR) {
             copy_fail(status, "variable %d", v);
-            rc = -1;
-            break;
+            free(shapes);
+            return -1;
         }
-        plan_slab(&vs, unit, slab_unit(in, v, &vs, &st[v], out_chunked, budget, unit) /
-                  vs.esize, slab);
-        x.vs = &vs;
-        rc = each_slab(&vs, v, slab, copy_slab, &x);
+        pr.total += (unsigned long long)shapes[v].nelems * shapes[v].esize;
+        if (shapes[v].rec && shapes[v].len[0] > 0) {
+            numrecs = shapes[v].len[0];
+            rec_bytes += shapes[v].nelems / numrecs * shapes[v].esize;
+        }
+    }
+    for (int v = 0; v < nvars && rc == 0; v++)
+        if (out_chunked || !shapes[v].rec)
+            rc = copy_part(&x, v, &shapes[v], 0, shapes[v].len[0], &st[v],
+                           out_chunked, budget);
+    block = rec_bytes == 0 ? numrecs : SLAB_TARGET / rec_bytes;
+    if (block == 0)
+        block = 1;
+    for (size_t r0 = 0; !out_chunked && r0 < numrecs && rc == 0; r0 += block) {
+        size_t nrec = numrecs - r0 < block ? numrecs - r0 : block;
+        for (int v = 0; v < nvars && rc == 0; v++)
+            if (shapes[v].rec)
+                rc = copy_part(&x, v, &shapes[v], r0, nrec, &st[v], out_chunked, budget);
     }
     if (rc == 0)
         bar(&pr, "", 1);
     else if (show)
         fputc('\n', stderr);
     free(x.buf);
+    free(shapes);
     return rc;
 }
 
@@ -428,7 +477,7 @@ int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
         plan_slab(&vs, unit, slab_unit(in, v, &vs, &st[v], out_chunked, budget / 2,
                                        unit) / vs.esize, slab);
         x.vs = &vs;
-        rc = each_slab(&vs, v, slab, verify_slab, &x);
+        rc = each_slab(&vs, v, slab, 0, verify_slab, &x);
     }
     if (rc == 0)
         bar(&pr, "", 1);
