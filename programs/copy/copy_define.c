@@ -1,0 +1,293 @@
+/*
+ * copy_define.c -- the output's definitions: dimensions, variables and
+ * attributes as the input has them (same ids, same order), and for
+ * netCDF-4 output the storage of each variable.
+ *
+ * The storage rules are nccopy's ("Chunking Rules" in nccopy(1)), in this
+ * order, for a variable of rank > 0:
+ *   1. `-c var:` (or var:contiguous), then `-c /`: contiguous, unfiltered
+ *      (a record variable cannot be contiguous and skips this rule);
+ *   2. `-c var:n1,...`: those chunk lengths;
+ *   3. some dimension named by `-c dim/len`, or the input is chunked: the
+ *      named lengths, the input's chunk lengths for the others, else the
+ *      whole dimension (records: as many as make about 4 MiB);
+ *   4. filters asked for, or a record variable: chunked, the library's
+ *      default shape;
+ *   5. otherwise contiguous.
+ * Filters: -d / --zstd replace the input's compressor (-d 0 removes
+ * deflate and shuffle), -s and --fletcher32 add to what the input has.
+ * Scalars are always contiguous and unfiltered.
+ */
+#include "copy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* About the size of nccopy's default record chunk. */
+#define RECORD_CHUNK_BYTES ((size_t)4 << 20)
+
+static const char *type_name(int t)
+{
+    static const char *const names[] = {
+        "NAT", "byte", "char", "short", "int", "float", "double",
+        "ubyte", "ushort", "uint", "int64", "uint64",
+    };
+    return t >= 0 && t <= NCS_UINT64 ? names[t] : "unknown";
+}
+
+static const char *kind_name(int kind)
+{
+    switch (kind) {
+    case NCS_FORMAT_CLASSIC: return "classic";
+    case NCS_FORMAT_64BIT_OFFSET: return "64-bit offset";
+    case NCS_FORMAT_64BIT_DATA: return "cdf5";
+    default: return "netCDF-4 classic model";
+    }
+}
+
+static int copy_atts(int in, int out, int varid, int natts, const char *owner)
+{
+    char name[NCS_MAX_NAME + 1];
+    for (int a = 0; a < natts; a++) {
+        int status = ncs_inq_attname(in, varid, a, name);
+        if (status == NCS_NOERR)
+            status = ncs_copy_att(in, varid, name, out, varid);
+        if (status != NCS_NOERR) {
+            copy_fail(status, "attribute %s:%s", owner, name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const copy_varspec *find_varspec(const copy_opts *o, const char *name)
+{
+    for (int i = 0; i < o->nvars; i++)
+        if (strcmp(o->vars[i].name, name) == 0)
+            return &o->vars[i];
+    return NULL;
+}
+
+/* The -c dim/len entry for dimension dimid of the input, if any. */
+static const copy_dimspec *find_dimspec(int in, const copy_opts *o, int dimid)
+{
+    for (int i = 0; i < o->ndims; i++) {
+        int id;
+        if (ncs_inq_dimid(in, o->dims[i].name, &id) == NCS_NOERR && id == dimid)
+            return &o->dims[i];
+    }
+    return NULL;
+}
+
+/* Every name the options use must be the input's. */
+static int check_specs(int in, const copy_opts *o)
+{
+    int id, nd;
+    for (int i = 0; i < o->ndims; i++)
+        if (ncs_inq_dimid(in, o->dims[i].name, &id) != NCS_NOERR) {
+            copy_msg("-c: the input has no dimension '%s'", o->dims[i].name);
+            return -1;
+        }
+    for (int i = 0; i < o->nvars; i++) {
+        const copy_varspec *v = &o->vars[i];
+        if (ncs_inq_varid(in, v->name, &id) != NCS_NOERR) {
+            copy_msg("-c: the input has no variable '%s'", v->name);
+            return -1;
+        }
+        ncs_inq_varndims(in, id, &nd);
+        if (!v->contiguous && v->n != nd) {
+            copy_msg("-c: variable '%s' has %d dimensions, not %d", v->name, nd, v->n);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int choose_storage(int in, const copy_opts *o, int varid, const char *name,
+                          int xtype, int nd, const int *dimids, int unlim,
+                          copy_storage *st)
+{
+    size_t in_chunks[NCS_MAX_VAR_DIMS], len[NCS_MAX_VAR_DIMS], esize = 1;
+    int storage, sh = 0, def = 0, level = 0, zin = 0, fin = 0, named = 0;
+    int is_rec = nd > 0 && dimids[0] == unlim;
+    const copy_varspec *vs = find_varspec(o, name);
+
+    memset(st, 0, sizeof *st);
+    if (nd == 0) {
+        st->contiguous = 1;
+        return 0;
+    }
+    if (ncs_inq_var_chunking(in, varid, &storage, in_chunks) != NCS_NOERR)
+        storage = NCS_CONTIGUOUS;
+    ncs_inq_var_deflate(in, varid, &sh, &def, &level);
+    ncs_inq_var_zstd(in, varid, &zin);
+    ncs_inq_var_fletcher32(in, varid, &fin);
+    ncs_inq_type_size(xtype, &esize);
+    for (int d = 0; d < nd; d++) {
+        ncs_inq_dimlen(in, dimids[d], &len[d]);
+        if (find_dimspec(in, o, dimids[d]) != NULL)
+            named = 1;
+    }
+
+    st->deflate = o->deflate >= 0 ? o->deflate : (def ? level : 0);
+    st->shuffle = o->shuffle || (o->deflate < 0 && sh);
+    st->zstd = o->zstd >= 0 ? o->zstd : zin;
+    if (o->deflate > 0)
+        st->zstd = 0;
+    if (o->zstd > 0)
+        st->deflate = 0;
+    st->fletcher32 = o->fletcher32 || fin;
+
+    if (!is_rec && ((vs != NULL && vs->contiguous) || (vs == NULL && o->all_contiguous))) {
+        memset(st, 0, sizeof *st);
+        st->contiguous = 1;
+        return 0;
+    }
+    if (vs != NULL && !vs->contiguous) {
+        for (int d = 0; d < nd; d++) {
+            if (dimids[d] != unlim && vs->sizes[d] > len[d]) {
+                copy_msg("-c: chunk length %zu of variable '%s' exceeds its "
+                         "dimension's length %zu", vs->sizes[d], name, len[d]);
+                return -1;
+            }
+            st->chunks[d] = vs->sizes[d];
+        }
+        st->chunked_set = 1;
+        return 0;
+    }
+    if (named || storage == NCS_CHUNKED) {
+        size_t other = esize;
+        for (int d = 0; d < nd; d++) {
+            const copy_dimspec *ds = find_dimspec(in, o, dimids[d]);
+            size_t c;
+            if (ds != NULL)
+                c = ds->len != 0 ? ds->len : len[d];
+            else if (storage == NCS_CHUNKED)
+                c = in_chunks[d];
+            else
+                c = dimids[d] == unlim ? 0 : len[d];
+            if (dimids[d] != unlim && c > len[d])
+                c = len[d];
+            st->chunks[d] = c;
+            if (d > 0)
+                other *= c > 0 ? c : 1;
+        }
+        if (st->chunks[0] == 0) {
+            size_t recs = RECORD_CHUNK_BYTES / (other > 0 ? other : 1);
+            st->chunks[0] = recs == 0 ? 1 : (len[0] > 0 && recs > len[0] ? len[0] : recs);
+        }
+        st->chunked_set = 1;
+        return 0;
+    }
+    if (st->deflate || st->zstd || st->shuffle || st->fletcher32 || is_rec)
+        return 0;
+    memset(st, 0, sizeof *st);
+    st->contiguous = 1;
+    return 0;
+}
+
+static int apply_storage(int out, int varid, const char *name, int nd,
+                         const copy_storage *st)
+{
+    int status = NCS_NOERR;
+    if (nd == 0)
+        return 0;
+    if (st->contiguous)
+        status = ncs_def_var_chunking(out, varid, NCS_CONTIGUOUS, NULL);
+    else {
+        if (st->chunked_set)
+            status = ncs_def_var_chunking(out, varid, NCS_CHUNKED, st->chunks);
+        if (status == NCS_NOERR && (st->shuffle || st->deflate))
+            status = ncs_def_var_deflate(out, varid, st->shuffle, st->deflate > 0,
+                                         st->deflate);
+        if (status == NCS_NOERR && st->zstd)
+            status = ncs_def_var_zstd(out, varid, st->zstd);
+        if (status == NCS_NOERR && st->fletcher32)
+            status = ncs_def_var_fletcher32(out, varid, 1);
+    }
+    if (status != NCS_NOERR) {
+        copy_fail(status, "storage of variable '%s'", name);
+        return -1;
+    }
+    return 0;
+}
+
+int copy_define(int in, int out, int out_kind, const copy_opts *o, copy_storage *st)
+{
+    char name[NCS_MAX_NAME + 1];
+    int ndims, nvars, natts, unlim, status, old, id;
+    int nc4 = out_kind == NCS_FORMAT_NETCDF4_CLASSIC;
+
+    if ((status = ncs_inq(in, &ndims, &nvars, &natts, &unlim)) != NCS_NOERR) {
+        copy_fail(status, "reading the input");
+        return -1;
+    }
+    if (check_specs(in, o) != 0)
+        return -1;
+    /* every value is written, so filling first would only double the I/O */
+    if ((status = ncs_set_fill(out, NCS_NOFILL, &old)) != NCS_NOERR) {
+        copy_fail(status, "output fill mode");
+        return -1;
+    }
+    for (int d = 0; d < ndims; d++) {
+        size_t len;
+        if ((status = ncs_inq_dim(in, d, name, &len)) != NCS_NOERR) {
+            copy_fail(status, "dimension %d", d);
+            return -1;
+        }
+        status = ncs_def_dim(out, name, d == unlim ? NCS_UNLIMITED : len, &id);
+        if (status == NCS_NOERR && id != d)
+            status = NCS_EINTERNAL;
+        if (status != NCS_NOERR) {
+            copy_fail(status, "dimension '%s' (length %zu) in a %s file", name, len,
+                      kind_name(out_kind));
+            return -1;
+        }
+    }
+    if (copy_atts(in, out, NCS_GLOBAL, natts, "") != 0)
+        return -1;
+    for (int v = 0; v < nvars; v++) {
+        int xtype, nd, dimids[NCS_MAX_VAR_DIMS], na;
+        if ((status = ncs_inq_var(in, v, name, &xtype, &nd, dimids, &na)) != NCS_NOERR) {
+            copy_fail(status, "variable %d", v);
+            return -1;
+        }
+        status = ncs_def_var(out, name, xtype, nd, dimids, &id);
+        if (status == NCS_NOERR && id != v)
+            status = NCS_EINTERNAL;
+        if (status == NCS_EBADTYPE) {
+            copy_msg("variable '%s' has type %s, which the %s format cannot hold "
+                     "(of the classic-model formats only cdf5 can)", name,
+                     type_name(xtype), kind_name(out_kind));
+            return -1;
+        }
+        if (status != NCS_NOERR) {
+            copy_fail(status, "variable '%s' in a %s file", name, kind_name(out_kind));
+            return -1;
+        }
+        if (copy_atts(in, out, v, na, name) != 0)
+            return -1;
+        if (nc4 && (choose_storage(in, o, v, name, xtype, nd, dimids, unlim, &st[v]) != 0 ||
+                    apply_storage(out, v, name, nd, &st[v]) != 0))
+            return -1;
+    }
+    if ((status = ncs_enddef(out)) != NCS_NOERR) {
+        if (status == NCS_EVARSIZE)
+            copy_msg("the variables are too large for the %s format "
+                     "(-k cdf5 or -k nc7 can hold them)", kind_name(out_kind));
+        else
+            copy_fail(status, "laying out the output");
+        return -1;
+    }
+    /* the shapes the library chose where the rules left it the choice */
+    for (int v = 0; nc4 && v < nvars; v++) {
+        int storage;
+        if ((status = ncs_inq_var_chunking(out, v, &storage, st[v].chunks)) != NCS_NOERR) {
+            copy_fail(status, "storage of variable %d", v);
+            return -1;
+        }
+        st[v].contiguous = storage == NCS_CONTIGUOUS;
+    }
+    return 0;
+}
