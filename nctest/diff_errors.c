@@ -10,11 +10,14 @@
  * read-only file, reads at and past the last record of a writable file,
  * types beyond the classic ones and names longer than NC_MAX_NAME in
  * definitions, attribute puts, inquiries, renames and deletions, and
- * attribute copies onto the same variable.  netCDF-C's answer is the
- * expectation, except where it is wrong (doc/v2.md): a negative attribute
- * type in a netCDF-4 file leaves netCDF-C's file unable to leave define
- * mode, and a put to a read-only netCDF-4 file is an HDF5 error there;
- * ncslab's answers to those two are checked on their own.
+ * attribute copies onto the same variable, and record and fixed starts
+ * up to 2^62 and -1 in every data path (nothing else may change).
+ * netCDF-C's answer is the expectation, except where it is wrong
+ * (doc/v2.md): a negative attribute type in a netCDF-4 file leaves
+ * netCDF-C's file unable to leave define mode, a put to a read-only
+ * netCDF-4 file is an HDF5 error there, and so are its answers to a
+ * strided write at record start -1; ncslab's answers to those are checked
+ * on their own.
  *
  * Prints one line per failed case and a summary; exits 1 on a failure.
  * Works in the directory given as its argument (default: the current one).
@@ -226,6 +229,88 @@ static void definitions(twins *t, const char *state)
          ncs_def_dim(t->ns, "big", (size_t)1 << 32, &b));
 }
 
+/* Record and fixed starts far past the end, in every data path: netCDF-C
+ * refuses a classic record start above UINT32_MAX (each element of a
+ * strided write meets that limit), bounds every other start by the
+ * dimension, and reads by the record count.  Writes netCDF-C accepts are
+ * left out (a classic record start of 2^31, and netCDF-4 record starts
+ * that fit 64 bits, grow the file that far), and so are its two wrong
+ * answers, checked on ncslab alone (doc/v2.md): a classic strided write at
+ * start -1 wraps and returns 0 having written nothing, and a netCDF-4 one
+ * is an HDF5 error that grows its record count all the same (so neither
+ * reaches netCDF-C), as is any put to a read-only netCDF-4 file.  Nothing else in the file may change. */
+static void huge_starts(twins *t, int ro)
+{
+    static const size_t starts[] = { (size_t)-1, (size_t)1 << 31, (size_t)1 << 32,
+                                     (size_t)1 << 62 };
+    int nc4 = (t->cmode & NC_NETCDF4) != 0;
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        for (int stride = 0; stride <= 3; stride++) {
+            for (int var = 0; var < 3; var++) {
+                int id = var == 0 ? t->v : var == 1 ? t->w : t->f;
+                int rec = var < 2, two = var == 0;
+                for (int put = 0; put <= 1; put++) {
+                    size_t st[2] = { starts[k], 0 }, ct[2] = { 2, 1 };
+                    ptrdiff_t sd[2] = { stride, 1 };
+                    int a[4] = { 11, 12, 13, 14 }, b[4] = { 11, 12, 13, 14 }, nc, ns, wrong;
+                    char what[128];
+                    if (put && rec && (nc4 ? starts[k] != (size_t)-1 : starts[k] == (size_t)1 << 31))
+                        continue;
+                    snprintf(what, sizeof what, "%s %s start %#zx %s%d", put ? "put" : "get",
+                             var == 0 ? "temp" : var == 1 ? "count" : "fixed", starts[k],
+                             stride == 0 ? "var1" : "stride ", stride == 0 ? 0 : stride);
+                    /* netCDF-C's wrong answers: ncslab alone */
+                    wrong = put && ((rec && starts[k] == (size_t)-1 && (nc4 || stride >= 2)) ||
+                                    (nc4 && ro));
+                    if (stride == 0) {
+                        nc = wrong ? 0 : put ? nc_put_var1_int(t->nc, id, st, a)
+                                             : nc_get_var1_int(t->nc, id, st, a);
+                        ns = put ? ncs_put1(t->ns, id, st, NCS_INT, b)
+                                 : ncs_get1(t->ns, id, st, NCS_INT, b);
+                    } else if (put) {
+                        nc = wrong ? 0 : stride == 1 && !two ? nc_put_vara_int(t->nc, id, st, ct, a)
+                                                             : nc_put_vars_int(t->nc, id, st, ct, sd, a);
+                        ns = ncs_put(t->ns, id, st, ct, stride == 1 && !two ? NULL : sd, NULL,
+                                     NCS_INT, b);
+                    } else {
+                        nc = stride == 1 && !two ? nc_get_vara_int(t->nc, id, st, ct, a)
+                                                 : nc_get_vars_int(t->nc, id, st, ct, sd, a);
+                        ns = ncs_get(t->ns, id, st, ct, stride == 1 && !two ? NULL : sd, NULL,
+                                     NCS_INT, b);
+                    }
+                    if (wrong)
+                        EXPECT(what, ns, ro ? NCS_EPERM : NCS_EINVALCOORDS);
+                    else
+                        SAME(what, nc, ns);
+                }
+            }
+        }
+    }
+    /* a record count no request can hold: refused before anything moves */
+    if (ro)
+        return;
+    EXPECT("put count 2^62 on a record variable",
+           ncs_put(t->ns, t->v, (size_t[]){ 0, 0 }, (size_t[]){ (size_t)1 << 62, 3 }, NULL, NULL,
+                   NCS_INT, (int[3]){ 0 }), NCS_EEDGE);
+    EXPECT("put count 2^62 on a record variable, strided",
+           ncs_put(t->ns, t->v, (size_t[]){ 0, 0 }, (size_t[]){ (size_t)1 << 62, 3 },
+                   (ptrdiff_t[]){ 1, 1 }, (ptrdiff_t[]){ 3, 1 }, NCS_INT, (int[3]){ 0 }), NCS_EEDGE);
+    {
+        size_t nrc, nrs;
+        int ac[64], as[64], varids[3] = { t->v, t->w, t->f };
+        SAME("record count after huge starts", nc_inq_dimlen(t->nc, t->u, &nrc),
+             ncs_inq_dimlen(t->ns, t->u, &nrs));
+        SAME("same record count after huge starts", (int)nrc, (int)nrs);
+        for (int i = 0; i < 3 && nrc == nrs && nrc <= 8; i++) {
+            memset(ac, 0, sizeof ac);
+            memset(as, 0, sizeof as);
+            SAME("read back after huge starts", nc_get_var_int(t->nc, varids[i], ac),
+                 ncs_get(t->ns, varids[i], NULL, NULL, NULL, NULL, NCS_INT, as));
+            SAME("values unchanged by huge starts", memcmp(ac, as, sizeof ac) != 0, 0);
+        }
+    }
+}
+
 static void scenario(int cmode)
 {
     twins t = { .cmode = cmode };
@@ -300,9 +385,11 @@ static void scenario(int cmode)
     SAME("get_vara past a fixed dimension", nc_get_vara_int(t.nc, t.f, (size_t[]){ 3 }, (size_t[]){ 1 },
                                                             (int[1]){ 0 }),
          ncs_get(t.ns, t.f, (size_t[]){ 3 }, (size_t[]){ 1 }, NULL, NULL, NCS_INT, (int[1]){ 0 }));
+    huge_starts(&t, 0);
     SETUP(nc_close(t.nc), ncs_close(t.ns));
 
     SETUP(nc_open(t.pc, NC_NOWRITE, &t.nc), ncs_open(t.ps, NCS_NOWRITE, &t.ns));
+    huge_starts(&t, 1);
     data_calls(&t, "read-only");
     definitions(&t, "read-only");
     SAME("read-only: get_vara_int at the last record",
