@@ -35,14 +35,31 @@ static int get_file(int ncid, ncs_file **fp)
     return *fp == NULL ? NCS_ERR(NCS_EBADID) : NCS_NOERR;
 }
 
-/* netCDF-C's netCDF-4 code normalises a name before looking it up, and a
- * name too long to normalise is NCS_EMAXNAME there; its classic code just
- * finds nothing.  (A NULL name is NCS_EINVAL to the netCDF-4 code's
- * dimension and variable lookups; its classic code crashes, and ncslab
- * answers NCS_EBADNAME there.) */
-static int lookup_name_len(const ncs_file *f, const char *name)
+/* 0 when name is not UTF-8 (which NFC cannot normalise). */
+static int valid_utf8(const char *name)
 {
-    return f->version == 4 && strlen(name) > NCS_MAX_NAME ? NCS_ERR(NCS_EMAXNAME) : NCS_NOERR;
+    char *t;
+    int status;
+    for (const unsigned char *c = (const unsigned char *)name; *c < 0x80; c++)
+        if (*c == '\0')
+            return 1;
+    status = ncsi_nfc(name, &t);
+    free(t);
+    return status != NCS_EBADNAME;
+}
+
+/* netCDF-C's netCDF-4 code normalises a name before looking it up: a name
+ * too long to normalise is NCS_EMAXNAME there, one that is not UTF-8
+ * NCS_EBADNAME; its classic code just finds nothing.  (A NULL name is
+ * NCS_EINVAL to the netCDF-4 code's dimension and variable lookups; its
+ * classic code crashes, and ncslab answers NCS_EBADNAME there.) */
+static int lookup_name_check(const ncs_file *f, const char *name)
+{
+    if (f->version != 4)
+        return NCS_NOERR;
+    if (strlen(name) > NCS_MAX_NAME)
+        return NCS_ERR(NCS_EMAXNAME);
+    return valid_utf8(name) ? NCS_NOERR : NCS_ERR(NCS_EBADNAME);
 }
 
 static void copy_name(char *dst, const char *src)
@@ -118,7 +135,7 @@ static int inq_dimid_nfc(int ncid, const char *name, int *dimidp)
         return status;
     if (name == NULL)
         return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
-    status = lookup_name_len(f, name);
+    status = lookup_name_check(f, name);
     if (status != NCS_NOERR)
         return status;
     id = ncsi_find_dim(&f->model, name);
@@ -286,7 +303,7 @@ static int inq_varid_nfc(int ncid, const char *name, int *varidp)
         return status;
     if (name == NULL)
         return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
-    status = lookup_name_len(f, name);
+    status = lookup_name_check(f, name);
     if (status != NCS_NOERR)
         return status;
     id = ncsi_find_var(&f->model, name);
@@ -397,7 +414,7 @@ static int find_att(int ncid, int varid, const char *name, ncs_file **fp,
         return NCS_ERR(NCS_ENOTVAR);
     if (name == NULL)
         return NCS_ERR(NCS_EBADNAME);
-    status = lookup_name_len(*fp, name);
+    status = lookup_name_check(*fp, name);
     if (status != NCS_NOERR)
         return status;
     *idx = ncsi_find_att(*lp, name);
@@ -630,7 +647,7 @@ static int rename_att_nc4(ncs_file *f, int varid, const char *name, const char *
         return NCS_ERR(NCS_ENOTVAR);
     if (ncsi_find_att(l, newname) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
-    status = lookup_name_len(f, name);
+    status = lookup_name_check(f, name);
     if (status != NCS_NOERR)
         return status;
     idx = ncsi_find_att(l, name);
@@ -694,7 +711,9 @@ static int del_att_nfc(int ncid, int varid, const char *name)
     l = ncsi_attlist(&f->model, varid);
     if (l == NULL)
         return NCS_ERR(NCS_ENOTVAR);
-    if (name == NULL)
+    /* the classic code normalises the name it deletes (the netCDF-4 code
+     * only looks it up) */
+    if (name == NULL || (f->version != 4 && !valid_utf8(name)))
         return NCS_ERR(NCS_EBADNAME);
     idx = ncsi_find_att(l, name);
     if (idx < 0)

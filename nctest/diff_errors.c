@@ -9,7 +9,8 @@
  * one-element reads and writes with a bad varid in define mode and on a
  * read-only file, reads at and past the last record of a writable file,
  * types beyond the classic ones and names longer than NC_MAX_NAME in
- * definitions, attribute puts, inquiries, renames and deletions, and
+ * definitions, attribute puts, inquiries, renames and deletions, names
+ * that are not UTF-8 in lookups and deletions, and
  * attribute copies onto the same variable, and record and fixed starts
  * up to 2^62 and -1 in every data path (nothing else may change).
  * netCDF-C's answer is the expectation, except where it is wrong
@@ -135,6 +136,24 @@ static void data_calls(twins *t, const char *state)
     SAME(CASE("del_att bad varid"), nc_del_att(t->nc, 99, "x"), ncs_del_att(t->ns, 99, "x"));
     SAME(CASE("del_att long name"), nc_del_att(t->nc, NC_GLOBAL, longname),
          ncs_del_att(t->ns, NCS_GLOBAL, longname));
+    /* names that are not UTF-8: netCDF-4 lookups and classic deletions
+     * normalise them and fail */
+    SAME(CASE("del_att not UTF-8"), nc_del_att(t->nc, NC_GLOBAL, "\xff"),
+         ncs_del_att(t->ns, NCS_GLOBAL, "\xff"));
+    SAME(CASE("del_att not UTF-8, bad varid"), nc_del_att(t->nc, 77, "\xff"),
+         ncs_del_att(t->ns, 77, "\xff"));
+    SAME(CASE("inq_att not UTF-8"), nc_inq_att(t->nc, NC_GLOBAL, "a\xff", NULL, NULL),
+         ncs_inq_att(t->ns, NCS_GLOBAL, "a\xff", NULL, NULL));
+    SAME(CASE("get_att not UTF-8"), nc_get_att(t->nc, t->v, "\xff", &ival),
+         ncs_get_att(t->ns, t->v, "\xff", NCS_NAT, &jval));
+    SAME(CASE("rename_att from not UTF-8"), nc_rename_att(t->nc, NC_GLOBAL, "\xff", "y"),
+         ncs_rename_att(t->ns, NCS_GLOBAL, "\xff", "y"));
+    SAME(CASE("copy_att not UTF-8"), nc_copy_att(t->nc, NC_GLOBAL, "\xff", t->nc, t->v),
+         ncs_copy_att(t->ns, NCS_GLOBAL, "\xff", t->ns, t->v));
+    SAME(CASE("inq_dimid not UTF-8"), nc_inq_dimid(t->nc, "\xff", &ival),
+         ncs_inq_dimid(t->ns, "\xff", &jval));
+    SAME(CASE("inq_varid not UTF-8"), nc_inq_varid(t->nc, "\xc3", &ival),
+         ncs_inq_varid(t->ns, "\xc3", &jval));
     SAME(CASE("inq_att long name"), nc_inq_att(t->nc, NC_GLOBAL, longname, NULL, NULL),
          ncs_inq_att(t->ns, NCS_GLOBAL, longname, NULL, NULL));
     SAME(CASE("inq_attid long name"), nc_inq_attid(t->nc, t->v, longname, &ival),
