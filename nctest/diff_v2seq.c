@@ -1142,9 +1142,10 @@ static int cmp_elems(const seq *q, int v, const unsigned char *a, const unsigned
 
 /* A strided or mapped call with a start of -1: netCDF-C's classic strided
  * writes on a record variable return 0 for it having written nothing (the
- * request wraps past 2^64), its netCDF-4 ones fail in HDF5 and grow the
- * record count all the same; ncslab refuses them (NC_EINVALCOORDS, or the
- * mode's error first, which netCDF-C's classic calls never reach). */
+ * request wraps past 2^64), its netCDF-4 writes (any of them, at record
+ * start -1) fail in HDF5 and grow the record count all the same; ncslab
+ * refuses them (NC_EINVALCOORDS, or the mode's error first, which
+ * netCDF-C's classic calls never reach). */
 static int huge_start(const seq *q, const call *c)
 {
     if (c->op < OP_PUTS || c->op > OP_GETG || (c->nulls & N_A) || c->evar < 0)
@@ -1185,6 +1186,10 @@ static int classify_errors(const seq *q, const call *c, const result *a, const r
     int badvar = c->varid < 0 || c->varid >= q->nvars;
     if (huge_start(q, c) && (eb == NC_EINVALCOORDS || eb == NC_EINDEFINE || eb == NC_EPERM) &&
         (c->op == OP_PUTS || c->op == OP_PUTG) && (q->fmt == 4 ? ea == NC_EHDFERR : a->rc != -1))
+        return K_HUGESTART;
+    if (q->fmt == 4 && (c->op == OP_PUT || c->op == OP_PUT1) && ea == NC_EHDFERR &&
+        eb == NC_EINVALCOORDS && c->varid >= 0 && c->varid < q->nvars && !(c->nulls & N_A) &&
+        q->vndims[c->varid] > 0 && c->start[0] == -1)
         return K_HUGESTART;
     if (!q->writable && eb == NC_ETRUNC && a->rc != -1)
         return K_SHORTREAD;
