@@ -385,11 +385,18 @@ static int rename_var_nfc(int ncid, int varid, const char *name)
     int status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
+    /* netCDF-C's netCDF-4 code asks about the length of the name before
+     * the permission, and about the variable (NCS_GLOBAL included) before
+     * the name's use; its classic code the other way round */
+    if (f->version == 4 && name != NULL && strlen(name) > NCS_MAX_NAME)
+        return NCS_ERR(NCS_EMAXNAME);
     if (!(f->flags & NCSI_F_WRITE))
         return NCS_ERR(NCS_EPERM);
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
+    if (f->version == 4 && (varid < 0 || varid >= f->model.nvars))
+        return NCS_ERR(NCS_ENOTVAR);
     if (ncsi_find_var(&f->model, name) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (varid == NCS_GLOBAL)

@@ -154,6 +154,18 @@ static void data_calls(twins *t, const char *state)
          ncs_inq_dimid(t->ns, "\xff", &jval));
     SAME(CASE("inq_varid not UTF-8"), nc_inq_varid(t->nc, "\xc3", &ival),
          ncs_inq_varid(t->ns, "\xc3", &jval));
+    SAME(CASE("rename_var to a long name"), nc_rename_var(t->nc, t->v, longname),
+         ncs_rename_var(t->ns, t->v, longname));
+    SAME(CASE("rename_var bad varid to a name in use"), nc_rename_var(t->nc, 1000, "fixed"),
+         ncs_rename_var(t->ns, 1000, "fixed"));
+    SAME(CASE("rename_var NC_GLOBAL to a name in use"), nc_rename_var(t->nc, NC_GLOBAL, "fixed"),
+         ncs_rename_var(t->ns, NCS_GLOBAL, "fixed"));
+    SAME(CASE("rename_var NC_GLOBAL"), nc_rename_var(t->nc, NC_GLOBAL, "zz"),
+         ncs_rename_var(t->ns, NCS_GLOBAL, "zz"));
+    SAME(CASE("rename_var bad varid to a long name"), nc_rename_var(t->nc, 1000, longname),
+         ncs_rename_var(t->ns, 1000, longname));
+    SAME(CASE("rename_var bad varid, bad name"), nc_rename_var(t->nc, 1000, "a/b"),
+         ncs_rename_var(t->ns, 1000, "a/b"));
     SAME(CASE("inq_att long name"), nc_inq_att(t->nc, NC_GLOBAL, longname, NULL, NULL),
          ncs_inq_att(t->ns, NCS_GLOBAL, longname, NULL, NULL));
     SAME(CASE("inq_attid long name"), nc_inq_attid(t->nc, t->v, longname, &ival),
