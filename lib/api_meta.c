@@ -501,7 +501,10 @@ static int put_att_check_nc4(ncs_file *f, int varid, const char *name, int xtype
     if (status != NCS_NOERR)
         return status;
     *idx = ncsi_find_att(l, name);
-    if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)))
+    /* a type of no known size is a change netCDF-C's data mode cannot
+     * make in place, before it asks whether the type is one at all */
+    if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)) ||
+        (!(f->flags & NCSI_F_INDEF) && ncsi_type_size(xtype) == 0))
         return NCS_ERR(NCS_ENOTINDEFINE);
     if (xtype == NCS_NAT)
         return NCS_ERR(NCS_EBADTYPE);

@@ -236,6 +236,11 @@ static void definitions(twins *t, const char *state)
             snprintf(what, sizeof what, "%s: put_att long name, type %d", state, xt);
             SAME(what, nc_put_att(t->nc, NC_GLOBAL, longname, xt, 1, &ival),
                  ncs_put_att(t->ns, NCS_GLOBAL, longname, xt, 1, NCS_NAT, &ival));
+            if (strcmp(state, "data mode") == 0) {
+                snprintf(what, sizeof what, "%s: put_att over an attribute, type %d", state, xt);
+                SAME(what, nc_put_att(t->nc, t->v, "x", xt, 1, &ival),
+                     ncs_put_att(t->ns, t->v, "x", xt, 1, NCS_NAT, &ival));
+            }
             snprintf(what, sizeof what, "%s: put_att bad name, type %d", state, xt);
             SAME(what, nc_put_att(t->nc, t->v, "bad/name", xt, 1, &ival),
                  ncs_put_att(t->ns, t->v, "bad/name", xt, 1, NCS_NAT, &ival));
