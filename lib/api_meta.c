@@ -506,6 +506,11 @@ static int put_att_check_nc4(ncs_file *f, int varid, const char *name, int xtype
     if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)) ||
         (!(f->flags & NCSI_F_INDEF) && ncsi_type_size(xtype) == 0))
         return NCS_ERR(NCS_ENOTINDEFINE);
+    /* netCDF-C's netCDF-4 code sets a fill value only on a variable no
+     * enddef has created yet, even in a later define mode */
+    if (varid != NCS_GLOBAL && strcmp(name, "_FillValue") == 0 &&
+        (!(f->flags & NCSI_F_INDEF) || (f->old != NULL && varid < f->old->nvars)))
+        return NCS_ERR(NCS_ELATEFILL);
     if (xtype == NCS_NAT)
         return NCS_ERR(NCS_EBADTYPE);
     if (xtype != memtype && (xtype == NCS_CHAR || memtype == NCS_CHAR))

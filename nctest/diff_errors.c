@@ -368,9 +368,14 @@ static void scenario(int cmode)
           ncs_put_att(t.ns, t.v, "x", NCS_INT, 1, NCS_INT, vals));
     SETUP(nc_put_att_text(t.nc, NC_GLOBAL, "title", 2, "hi"),
           ncs_put_att(t.ns, NCS_GLOBAL, "title", NCS_CHAR, 2, NCS_CHAR, "hi"));
+    SETUP(nc_put_att_int(t.nc, t.f, "_FillValue", NC_INT, 1, vals),
+          ncs_put_att(t.ns, t.f, "_FillValue", NCS_INT, 1, NCS_INT, vals));
     data_calls(&t, "define mode");
     definitions(&t, "define mode");
     SETUP(nc_enddef(t.nc), ncs_enddef(t.ns));
+    /* netCDF-4: no fill value once an enddef has created the variable */
+    SAME("data mode: _FillValue rewritten", nc_put_att_int(t.nc, t.f, "_FillValue", NC_INT, 1, vals + 1),
+         ncs_put_att(t.ns, t.f, "_FillValue", NCS_INT, 1, NCS_INT, vals + 1));
 
     /* two records */
     SETUP(nc_put_vara_int(t.nc, t.v, start, count, vals),
@@ -446,6 +451,16 @@ static void scenario(int cmode)
     SETUP(nc_open(t.pc, NC_WRITE, &t.nc), ncs_open(t.ps, NCS_WRITE, &t.ns));
     SETUP(nc_redef(t.nc), ncs_redef(t.ns));
     data_calls(&t, "redefined");
+    SAME("redefined: _FillValue rewritten", nc_put_att_int(t.nc, t.f, "_FillValue", NC_INT, 1, vals + 2),
+         ncs_put_att(t.ns, t.f, "_FillValue", NCS_INT, 1, NCS_INT, vals + 2));
+    {
+        int nv, nw;
+        SETUP(nc_def_var(t.nc, "later", NC_INT, 1, &t.d, &nv),
+              ncs_def_var(t.ns, "later", NCS_INT, 1, &t.d, &nw));
+        SAME("redefined: _FillValue of a new variable",
+             nc_put_att_int(t.nc, nv, "_FillValue", NC_INT, 1, vals),
+             ncs_put_att(t.ns, nw, "_FillValue", NCS_INT, 1, NCS_INT, vals));
+    }
     SETUP(nc_close(t.nc), ncs_close(t.ns));
 
     if (cmode & NC_NETCDF4) {
