@@ -198,6 +198,7 @@ typedef struct seq {
     int hdirty;                  /* header changed in data mode since sync */
     int varren_dm, varorder;     /* netCDF-4: data-mode var rename, reopened */
     int noncoord;                /* the file has had an nc4_noncoord variable */
+    int created;                 /* define mode: variables an enddef created */
     int attchg, attorder;        /* netCDF-4: att rewritten/renamed, reopened */
     size_t maxhdr;               /* largest classic header seen */
     unsigned char wmap[MAXV][WBITS / 8];
@@ -524,6 +525,17 @@ static int att_of(const seq *q, int varid, const char *name, int *type, long *le
     return 1;
 }
 
+/* netCDF-4: a _FillValue for a variable an enddef created, which has none:
+ * netCDF-C refuses it but keeps an empty one (doc/v2.md). */
+static int late_fill(const seq *q, int varid, const char *name)
+{
+    int t;
+    long l;
+    return q->fmt == 4 && strcmp(name, "_FillValue") == 0 && varid >= 0 &&
+           varid < q->nvars && (!q->indef || varid < q->created) &&
+           !att_of(q, varid, name, &t, &l);
+}
+
 /* netCDF-C's netCDF-4 rename of a variable to the name of a dimension
  * (kind 1), or of a dimension to a variable's (kind 0), can crash it
  * (doc/v2.md): 1 when the rename would be one. */
@@ -777,6 +789,8 @@ static void gen_call(seq *q, call *c)
         }
         if (text01_hazard(q, c->varid, c->name, c->xtype, c->len))
             c->len = 2;
+        if (late_fill(q, c->varid, c->name))
+            strcpy(c->name, "FillValue");
         c->datasz = c->len > 0 && tsize(c->xtype) ? (size_t)c->len * tsize(c->xtype) : 8;
         break;
     }
@@ -802,7 +816,8 @@ static void gen_call(seq *q, call *c)
         c->ncid2 = chance(&q->r, 95) ? c->ncid : pick_ncid(q);
         c->varid2 = chance(&q->r, 30) ? c->varid : pick_varid(q, 1);
         if (att_of(q, c->varid, c->name, &t, &l) &&
-            (!fill_ok(q, c->varid2, c->name, t, l) || text01_hazard(q, c->varid2, c->name, t, (int)l)))
+            (!fill_ok(q, c->varid2, c->name, t, l) || text01_hazard(q, c->varid2, c->name, t, (int)l) ||
+             late_fill(q, c->varid2, c->name)))
             c->op = OP_ATTINQ;
         break;
     }
@@ -1664,6 +1679,7 @@ static void after(seq *q, const call *c, const result *a)
         q->share = (c->mode & NC_SHARE) != 0;
         q->nofill = q->ever_nofill = q->hdirty = 0;
         q->varren_dm = q->varorder = q->attchg = q->attorder = q->noncoord = 0;
+        q->created = 0;
         q->maxhdr = 0;
         memset(q->wmap, 0, sizeof q->wmap);
         break;
@@ -1680,7 +1696,7 @@ static void after(seq *q, const call *c, const result *a)
         break;
     case OP_REDEF:
         if (ok && cur)
-            q->indef = 1, q->hdirty = 0;
+            q->indef = 1, q->hdirty = 0, q->created = q->nvars;
         break;
     case OP_ENDEF:
         if (ok && cur)
