@@ -38,7 +38,10 @@ typedef struct request {
  *   - its strided and mapped paths start by inquiring the variable (so
  *     NCS_ENOTVAR) and meet the mode checks only when they transfer;
  *   - a netCDF-4 file finds the variable first (NCS_ENOTVAR, NCS_GLOBAL
- *     included) and then checks the mode, on every path.
+ *     included) and then checks the mode, on its vara and vars paths; its
+ *     mapped path is netCDF-C's generic one, which meets the mode only
+ *     when it transfers (so a mapped write of nothing to a read-only file
+ *     returns 0).
  * one: a one-element call (ncs_get1, ncs_put1). */
 static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
                   request *r)
@@ -52,7 +55,7 @@ static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
     nc4 = f->version == 4;
     if ((nc4 || (memtype == NCS_NAT && !one)) && (varid < 0 || varid >= f->model.nvars))
         return NCS_ERR(NCS_ENOTVAR);
-    if (path == PATH_VARA || nc4) {
+    if (path == PATH_VARA || (nc4 && path == PATH_VARS)) {
         if (put && !(f->flags & NCSI_F_WRITE))
             return NCS_ERR(NCS_EPERM);
         if (f->flags & NCSI_F_INDEF)

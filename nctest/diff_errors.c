@@ -108,6 +108,13 @@ static void data_calls(twins *t, const char *state)
          ncs_put(t->ns, 7, i0, one, NULL, NULL, NCS_INT, &jval));
     SAME(CASE("get_vars_int bad varid"), nc_get_vars_int(t->nc, 7, i0, one, st2, &ival),
          ncs_get(t->ns, 7, i0, one, st2, NULL, NCS_INT, &jval));
+    /* a mapped request of nothing returns before any mode check */
+    SAME(CASE("put_varm of nothing"),
+         nc_put_varm_int(t->nc, t->v, i0, (size_t[]){ 0, 1 }, NULL, (ptrdiff_t[]){ 1, 1 }, &ival),
+         ncs_put(t->ns, t->v, i0, (size_t[]){ 0, 1 }, NULL, (ptrdiff_t[]){ 1, 1 }, NCS_INT, &jval));
+    SAME(CASE("get_varm of nothing"),
+         nc_get_varm_int(t->nc, t->v, i0, (size_t[]){ 1, 0 }, NULL, (ptrdiff_t[]){ 1, 1 }, &ival),
+         ncs_get(t->ns, t->v, i0, (size_t[]){ 1, 0 }, NULL, (ptrdiff_t[]){ 1, 1 }, NCS_INT, &jval));
     SAME(CASE("get1 valid"), nc_get_var1_int(t->nc, t->v, i0, &ival),
          ncs_get1(t->ns, t->v, i0, NCS_INT, &jval));
     SAME(CASE("get_vars_int valid"), nc_get_vars_int(t->nc, t->v, (size_t[]){ 2, 0 }, one, st2, &ival),
