@@ -175,13 +175,17 @@ int ncs_inq_dimlen(int ncid, int dimid, size_t *lenp)
 /* Replaces *slot by a copy of name.  In data mode the name must fit the
  * header length of the old one, which it keeps (padded with NUL bytes, as
  * netCDF-C writes it), and the header is marked for rewriting. */
-static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *name)
+/* grow: a data-mode rename may lengthen the name (netCDF-C's netCDF-4
+ * dimensions, which it renames in HDF5 in any mode). */
+static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *name, int grow)
 {
     size_t xlen = ncsi_name_xlen(*slot, *namelen);
     int indef = (f->flags & NCSI_F_INDEF) != 0;
     char *nm;
-    if (!indef && strlen(name) > xlen)
+    if (!indef && !grow && strlen(name) > xlen)
         return NCS_ERR(NCS_ENOTINDEFINE);
+    if (strlen(name) > xlen)
+        xlen = strlen(name);
     nm = ncsi_strdup(name);
     if (nm == NULL)
         return NCS_ERR(NCS_ENOMEM);
@@ -208,7 +212,8 @@ static int rename_dim_nfc(int ncid, int dimid, const char *name)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (dimid < 0 || dimid >= f->model.ndims)
         return NCS_ERR(NCS_EBADDIM);
-    return set_name(f, &f->model.dims[dimid].name, &f->model.dims[dimid].namelen, name);
+    return set_name(f, &f->model.dims[dimid].name, &f->model.dims[dimid].namelen, name,
+                    f->version == 4);
 }
 
 /* ---- variables ---------------------------------------------------------------- */
@@ -403,7 +408,7 @@ static int rename_var_nfc(int ncid, int varid, const char *name)
         return NCS_ERR(NCS_EGLOBAL);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
-    return set_name(f, &f->model.vars[varid].name, &f->model.vars[varid].namelen, name);
+    return set_name(f, &f->model.vars[varid].name, &f->model.vars[varid].namelen, name, 0);
 }
 
 /* ---- attributes ---------------------------------------------------------------- */
@@ -668,7 +673,7 @@ static int rename_att_nc4(ncs_file *f, int varid, const char *name, const char *
     idx = ncsi_find_att(l, name);
     if (idx < 0)
         return NCS_ERR(NCS_ENOTATT);
-    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname, 0);
 }
 
 static int rename_att_nfc(int ncid, int varid, const char *name, const char *newname)
@@ -700,7 +705,7 @@ static int rename_att_nfc(int ncid, int varid, const char *name, const char *new
          * (cleared first: a shared file writes it through at once) */
         int was = l->a[idx].in_file;
         l->a[idx].in_file = 0;
-        status = set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+        status = set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname, 0);
         if (status == NCS_ENOTINDEFINE || status == NCS_ENOMEM)
             l->a[idx].in_file = was;   /* refused before the rename */
         return status;

@@ -389,6 +389,9 @@ static void scenario(int cmode)
           ncs_put(t.ns, t.v, start, count, NULL, NULL, NCS_INT, vals));
     data_calls(&t, "data mode");
     definitions(&t, "data mode");
+    /* netCDF-4 renames a dimension to a longer name in data mode too */
+    SAME("data mode: rename_dim longer", nc_rename_dim(t.nc, t.d, "latitude"),
+         ncs_rename_dim(t.ns, t.d, "latitude"));
     for (size_t r = 1; r <= 4; r++) {
         for (size_t c = 0; c <= 2; c++) {
             char what[96];
@@ -438,6 +441,12 @@ static void scenario(int cmode)
 
     SETUP(nc_open(t.pc, NC_NOWRITE, &t.nc), ncs_open(t.ps, NCS_NOWRITE, &t.ns));
     huge_starts(&t, 1);
+    {
+        char nc_name[NC_MAX_NAME + 1] = "", ns_name[NC_MAX_NAME + 1] = "";
+        SAME("read-only: inq_dimname", nc_inq_dimname(t.nc, t.d, nc_name),
+             ncs_inq_dimname(t.ns, t.d, ns_name));
+        SAME("read-only: the same dimension name", strcmp(nc_name, ns_name) != 0, 0);
+    }
     data_calls(&t, "read-only");
     definitions(&t, "read-only");
     SAME("read-only: get_vara_int at the last record",
