@@ -385,6 +385,7 @@ int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
 #define NCS_COMPACT    2  /* reported for datasets stored in the object header */
 #define NCS_ENOTNC4    (-111) /* netCDF-4 operation on a classic file */
 #define NCS_ESTRICTNC3 (-112) /* beyond the classic model, in a netCDF-4 file */
+#define NCS_ELATEFILL  (-122) /* a fill value for a variable an enddef created */
 #define NCS_ELATEDEF   (-123) /* storage settings after data was written */
 #define NCS_EBADCHUNK  (-127) /* chunk sizes do not fit the variable */
 

@@ -38,7 +38,10 @@ typedef struct request {
  *   - its strided and mapped paths start by inquiring the variable (so
  *     NCS_ENOTVAR) and meet the mode checks only when they transfer;
  *   - a netCDF-4 file finds the variable first (NCS_ENOTVAR, NCS_GLOBAL
- *     included) and then checks the mode, on every path.
+ *     included) and then checks the mode, on its vara and vars paths; its
+ *     mapped path is netCDF-C's generic one, which meets the mode only
+ *     when it transfers (so a mapped write of nothing to a read-only file
+ *     returns 0).
  * one: a one-element call (ncs_get1, ncs_put1). */
 static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
                   request *r)
@@ -52,7 +55,7 @@ static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
     nc4 = f->version == 4;
     if ((nc4 || (memtype == NCS_NAT && !one)) && (varid < 0 || varid >= f->model.nvars))
         return NCS_ERR(NCS_ENOTVAR);
-    if (path == PATH_VARA || nc4) {
+    if (path == PATH_VARA || (nc4 && path == PATH_VARS)) {
         if (put && !(f->flags & NCSI_F_WRITE))
             return NCS_ERR(NCS_EPERM);
         if (f->flags & NCSI_F_INDEF)
@@ -238,6 +241,32 @@ static int any_zero(const size_t *count, int nd)
     return 0;
 }
 
+/* The largest record count a put may make: what the header can hold, and
+ * for netCDF-4 what an HDF5 extent can be. */
+static uint64_t max_records(const ncs_file *f)
+{
+    return f->version == 5 || f->version == 4 ? (uint64_t)INT64_MAX : UINT32_MAX - 1;
+}
+
+/* A strided or mapped put on a record variable whose record start is out
+ * of reach: netCDF-C's classic code writes such a request element by
+ * element, and each element past its sanity limit (UINT32_MAX, in every
+ * classic format) is NCS_EINVALCOORDS once the mode has been checked.  A
+ * start so large that the request wraps past 2^64 is the same error here
+ * (netCDF-C returns 0 for it without writing; netCDF-4 fails in HDF5:
+ * doc/v2.md). */
+static int late_record_start(const request *r, const ncs_slab *s)
+{
+    uint64_t last;
+    if (!r->put || !r->v->isrec || s->nelems == 0)
+        return NCS_NOERR;
+    if ((r->f->version != 4 && s->start[0] > UINT32_MAX) ||
+        ncsi_mul_u64(s->count[0] - 1, s->stride[0], &last) ||
+        ncsi_add_u64(last, s->start[0], &last) || last >= (uint64_t)INT64_MAX)
+        return NCS_ERR(NCS_EINVALCOORDS);
+    return NCS_NOERR;
+}
+
 /* Builds the slab, clipping strided extents that step past a bound; returns
  * the error such a clip implies (0 when nothing was clipped). */
 static int build_slab(const request *r, int path, const size_t *start,
@@ -246,9 +275,8 @@ static int build_slab(const request *r, int path, const size_t *start,
 {
     const ncs_var *v = r->v;
     int nd = v->ndims;
-    uint64_t nelems = 1, nelems_all = 1;
-    ptrdiff_t natural = 1;
-    int rec_only = 1, clipped = 0;
+    uint64_t nelems = 1, nelems_all = 1, natural = 1;
+    int rec_only = 1, clipped = 0, wide = 0;
 
     int status = ncsi_slab_init(s, nd);
     *clip_err = NCS_NOERR;
@@ -270,11 +298,15 @@ static int build_slab(const request *r, int path, const size_t *start,
                 rec_only = 0;
         }
         s->count[d] = c;
-        s->imap[d] = imap != NULL ? imap[d] : natural;
-        natural *= (ptrdiff_t)count[d];
+        s->imap[d] = imap != NULL ? imap[d] : (ptrdiff_t)natural;
+        /* only a record count is unchecked so far; a request of more
+         * elements than memory can address is too long an edge */
+        wide |= ncsi_mul_u64(natural, count[d], &natural) || natural > (uint64_t)PTRDIFF_MAX;
         nelems *= c;
         nelems_all *= count[d];
     }
+    if (wide && !any_zero(count, nd))
+        return NCS_ERR(NCS_EEDGE);
     s->nelems = nd == 0 ? 1 : nelems;
     /* Records a put needs.  netCDF-C's vara path grows the record count to
      * start + count even when nothing is written (a zero count); its
@@ -282,14 +314,17 @@ static int build_slab(const request *r, int path, const size_t *start,
     s->recs_needed = 0;
     if (r->put && v->isrec) {
         /* the record count must stay within what the header can hold */
-        uint64_t max = r->f->version == 5 ? (uint64_t)INT64_MAX : UINT32_MAX - 1;
+        uint64_t max = max_records(r->f);
         uint64_t last;
         if (path == PATH_VARA) {
+            /* (a classic start past its limit was refused already) */
+            if (start[0] > max)
+                return NCS_ERR(NCS_EINVALCOORDS);
             if (count[0] > max - start[0])
                 return NCS_ERR(NCS_EEDGE);
             s->recs_needed = start[0] + count[0];
-        } else if (s->nelems > 0) {
-            if (ncsi_mul_u64(s->count[0] - 1, s->stride[0], &last) ||
+        } else if (s->nelems > 0 && late_record_start(r, s) == NCS_NOERR) {
+            if (ncsi_mul_u64(s->count[0] - 1, s->stride[0], &last) || start[0] > max ||
                 last >= max - start[0])
                 return NCS_ERR(NCS_EEDGE);
             s->recs_needed = start[0] + last + 1;
@@ -601,6 +636,8 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     }
     if (path != PATH_VARA) {
         status = mode_check(&r);
+        if (status == NCS_NOERR)
+            status = late_record_start(&r, &s);
         if (status != NCS_NOERR)
             goto done;
     }

@@ -35,14 +35,31 @@ static int get_file(int ncid, ncs_file **fp)
     return *fp == NULL ? NCS_ERR(NCS_EBADID) : NCS_NOERR;
 }
 
-/* netCDF-C's netCDF-4 code normalises a name before looking it up, and a
- * name too long to normalise is NCS_EMAXNAME there; its classic code just
- * finds nothing.  (A NULL name is NCS_EINVAL to the netCDF-4 code's
- * dimension and variable lookups; its classic code crashes, and ncslab
- * answers NCS_EBADNAME there.) */
-static int lookup_name_len(const ncs_file *f, const char *name)
+/* 0 when name is not UTF-8 (which NFC cannot normalise). */
+static int valid_utf8(const char *name)
 {
-    return f->version == 4 && strlen(name) > NCS_MAX_NAME ? NCS_ERR(NCS_EMAXNAME) : NCS_NOERR;
+    char *t;
+    int status;
+    for (const unsigned char *c = (const unsigned char *)name; *c < 0x80; c++)
+        if (*c == '\0')
+            return 1;
+    status = ncsi_nfc(name, &t);
+    free(t);
+    return status != NCS_EBADNAME;
+}
+
+/* netCDF-C's netCDF-4 code normalises a name before looking it up: a name
+ * too long to normalise is NCS_EMAXNAME there, one that is not UTF-8
+ * NCS_EBADNAME; its classic code just finds nothing.  (A NULL name is
+ * NCS_EINVAL to the netCDF-4 code's dimension and variable lookups; its
+ * classic code crashes, and ncslab answers NCS_EBADNAME there.) */
+static int lookup_name_check(const ncs_file *f, const char *name)
+{
+    if (f->version != 4)
+        return NCS_NOERR;
+    if (strlen(name) > NCS_MAX_NAME)
+        return NCS_ERR(NCS_EMAXNAME);
+    return valid_utf8(name) ? NCS_NOERR : NCS_ERR(NCS_EBADNAME);
 }
 
 static void copy_name(char *dst, const char *src)
@@ -118,7 +135,7 @@ static int inq_dimid_nfc(int ncid, const char *name, int *dimidp)
         return status;
     if (name == NULL)
         return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
-    status = lookup_name_len(f, name);
+    status = lookup_name_check(f, name);
     if (status != NCS_NOERR)
         return status;
     id = ncsi_find_dim(&f->model, name);
@@ -158,13 +175,17 @@ int ncs_inq_dimlen(int ncid, int dimid, size_t *lenp)
 /* Replaces *slot by a copy of name.  In data mode the name must fit the
  * header length of the old one, which it keeps (padded with NUL bytes, as
  * netCDF-C writes it), and the header is marked for rewriting. */
-static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *name)
+/* grow: a data-mode rename may lengthen the name (netCDF-C's netCDF-4
+ * dimensions, which it renames in HDF5 in any mode). */
+static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *name, int grow)
 {
     size_t xlen = ncsi_name_xlen(*slot, *namelen);
     int indef = (f->flags & NCSI_F_INDEF) != 0;
     char *nm;
-    if (!indef && strlen(name) > xlen)
+    if (!indef && !grow && strlen(name) > xlen)
         return NCS_ERR(NCS_ENOTINDEFINE);
+    if (strlen(name) > xlen)
+        xlen = strlen(name);
     nm = ncsi_strdup(name);
     if (nm == NULL)
         return NCS_ERR(NCS_ENOMEM);
@@ -191,7 +212,8 @@ static int rename_dim_nfc(int ncid, int dimid, const char *name)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (dimid < 0 || dimid >= f->model.ndims)
         return NCS_ERR(NCS_EBADDIM);
-    return set_name(f, &f->model.dims[dimid].name, &f->model.dims[dimid].namelen, name);
+    return set_name(f, &f->model.dims[dimid].name, &f->model.dims[dimid].namelen, name,
+                    f->version == 4);
 }
 
 /* ---- variables ---------------------------------------------------------------- */
@@ -286,7 +308,7 @@ static int inq_varid_nfc(int ncid, const char *name, int *varidp)
         return status;
     if (name == NULL)
         return f->version == 4 ? NCS_ERR(NCS_EINVAL) : NCS_ERR(NCS_EBADNAME);
-    status = lookup_name_len(f, name);
+    status = lookup_name_check(f, name);
     if (status != NCS_NOERR)
         return status;
     id = ncsi_find_var(&f->model, name);
@@ -368,18 +390,25 @@ static int rename_var_nfc(int ncid, int varid, const char *name)
     int status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
+    /* netCDF-C's netCDF-4 code asks about the length of the name before
+     * the permission, and about the variable (NCS_GLOBAL included) before
+     * the name's use; its classic code the other way round */
+    if (f->version == 4 && name != NULL && strlen(name) > NCS_MAX_NAME)
+        return NCS_ERR(NCS_EMAXNAME);
     if (!(f->flags & NCSI_F_WRITE))
         return NCS_ERR(NCS_EPERM);
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
+    if (f->version == 4 && (varid < 0 || varid >= f->model.nvars))
+        return NCS_ERR(NCS_ENOTVAR);
     if (ncsi_find_var(&f->model, name) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (varid == NCS_GLOBAL)
         return NCS_ERR(NCS_EGLOBAL);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
-    return set_name(f, &f->model.vars[varid].name, &f->model.vars[varid].namelen, name);
+    return set_name(f, &f->model.vars[varid].name, &f->model.vars[varid].namelen, name, 0);
 }
 
 /* ---- attributes ---------------------------------------------------------------- */
@@ -397,7 +426,7 @@ static int find_att(int ncid, int varid, const char *name, ncs_file **fp,
         return NCS_ERR(NCS_ENOTVAR);
     if (name == NULL)
         return NCS_ERR(NCS_EBADNAME);
-    status = lookup_name_len(*fp, name);
+    status = lookup_name_check(*fp, name);
     if (status != NCS_NOERR)
         return status;
     *idx = ncsi_find_att(*lp, name);
@@ -477,8 +506,16 @@ static int put_att_check_nc4(ncs_file *f, int varid, const char *name, int xtype
     if (status != NCS_NOERR)
         return status;
     *idx = ncsi_find_att(l, name);
-    if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)))
+    /* a type of no known size is a change netCDF-C's data mode cannot
+     * make in place, before it asks whether the type is one at all */
+    if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)) ||
+        (!(f->flags & NCSI_F_INDEF) && ncsi_type_size(xtype) == 0))
         return NCS_ERR(NCS_ENOTINDEFINE);
+    /* netCDF-C's netCDF-4 code sets a fill value only on a variable no
+     * enddef has created yet, even in a later define mode */
+    if (varid != NCS_GLOBAL && strcmp(name, "_FillValue") == 0 &&
+        (!(f->flags & NCSI_F_INDEF) || (f->old != NULL && varid < f->old->nvars)))
+        return NCS_ERR(NCS_ELATEFILL);
     if (xtype == NCS_NAT)
         return NCS_ERR(NCS_EBADTYPE);
     if (xtype != memtype && (xtype == NCS_CHAR || memtype == NCS_CHAR))
@@ -630,13 +667,13 @@ static int rename_att_nc4(ncs_file *f, int varid, const char *name, const char *
         return NCS_ERR(NCS_ENOTVAR);
     if (ncsi_find_att(l, newname) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
-    status = lookup_name_len(f, name);
+    status = lookup_name_check(f, name);
     if (status != NCS_NOERR)
         return status;
     idx = ncsi_find_att(l, name);
     if (idx < 0)
         return NCS_ERR(NCS_ENOTATT);
-    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+    return set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname, 0);
 }
 
 static int rename_att_nfc(int ncid, int varid, const char *name, const char *newname)
@@ -668,7 +705,7 @@ static int rename_att_nfc(int ncid, int varid, const char *name, const char *new
          * (cleared first: a shared file writes it through at once) */
         int was = l->a[idx].in_file;
         l->a[idx].in_file = 0;
-        status = set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname);
+        status = set_name(f, &l->a[idx].name, &l->a[idx].namelen, newname, 0);
         if (status == NCS_ENOTINDEFINE || status == NCS_ENOMEM)
             l->a[idx].in_file = was;   /* refused before the rename */
         return status;
@@ -694,7 +731,9 @@ static int del_att_nfc(int ncid, int varid, const char *name)
     l = ncsi_attlist(&f->model, varid);
     if (l == NULL)
         return NCS_ERR(NCS_ENOTVAR);
-    if (name == NULL)
+    /* the classic code normalises the name it deletes (the netCDF-4 code
+     * only looks it up) */
+    if (name == NULL || (f->version != 4 && !valid_utf8(name)))
         return NCS_ERR(NCS_EBADNAME);
     idx = ncsi_find_att(l, name);
     if (idx < 0)

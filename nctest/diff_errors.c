@@ -9,12 +9,16 @@
  * one-element reads and writes with a bad varid in define mode and on a
  * read-only file, reads at and past the last record of a writable file,
  * types beyond the classic ones and names longer than NC_MAX_NAME in
- * definitions, attribute puts, inquiries, renames and deletions, and
- * attribute copies onto the same variable.  netCDF-C's answer is the
- * expectation, except where it is wrong (doc/v2.md): a negative attribute
- * type in a netCDF-4 file leaves netCDF-C's file unable to leave define
- * mode, and a put to a read-only netCDF-4 file is an HDF5 error there;
- * ncslab's answers to those two are checked on their own.
+ * definitions, attribute puts, inquiries, renames and deletions, names
+ * that are not UTF-8 in lookups and deletions, and
+ * attribute copies onto the same variable, and record and fixed starts
+ * up to 2^62 and -1 in every data path (nothing else may change).
+ * netCDF-C's answer is the expectation, except where it is wrong
+ * (doc/v2.md): a negative attribute type in a netCDF-4 file leaves
+ * netCDF-C's file unable to leave define mode, a put to a read-only
+ * netCDF-4 file is an HDF5 error there, and so are its answers to a
+ * strided write at record start -1; ncslab's answers to those are checked
+ * on their own.
  *
  * Prints one line per failed case and a summary; exits 1 on a failure.
  * Works in the directory given as its argument (default: the current one).
@@ -104,6 +108,13 @@ static void data_calls(twins *t, const char *state)
          ncs_put(t->ns, 7, i0, one, NULL, NULL, NCS_INT, &jval));
     SAME(CASE("get_vars_int bad varid"), nc_get_vars_int(t->nc, 7, i0, one, st2, &ival),
          ncs_get(t->ns, 7, i0, one, st2, NULL, NCS_INT, &jval));
+    /* a mapped request of nothing returns before any mode check */
+    SAME(CASE("put_varm of nothing"),
+         nc_put_varm_int(t->nc, t->v, i0, (size_t[]){ 0, 1 }, NULL, (ptrdiff_t[]){ 1, 1 }, &ival),
+         ncs_put(t->ns, t->v, i0, (size_t[]){ 0, 1 }, NULL, (ptrdiff_t[]){ 1, 1 }, NCS_INT, &jval));
+    SAME(CASE("get_varm of nothing"),
+         nc_get_varm_int(t->nc, t->v, i0, (size_t[]){ 1, 0 }, NULL, (ptrdiff_t[]){ 1, 1 }, &ival),
+         ncs_get(t->ns, t->v, i0, (size_t[]){ 1, 0 }, NULL, (ptrdiff_t[]){ 1, 1 }, NCS_INT, &jval));
     SAME(CASE("get1 valid"), nc_get_var1_int(t->nc, t->v, i0, &ival),
          ncs_get1(t->ns, t->v, i0, NCS_INT, &jval));
     SAME(CASE("get_vars_int valid"), nc_get_vars_int(t->nc, t->v, (size_t[]){ 2, 0 }, one, st2, &ival),
@@ -132,6 +143,36 @@ static void data_calls(twins *t, const char *state)
     SAME(CASE("del_att bad varid"), nc_del_att(t->nc, 99, "x"), ncs_del_att(t->ns, 99, "x"));
     SAME(CASE("del_att long name"), nc_del_att(t->nc, NC_GLOBAL, longname),
          ncs_del_att(t->ns, NCS_GLOBAL, longname));
+    /* names that are not UTF-8: netCDF-4 lookups and classic deletions
+     * normalise them and fail */
+    SAME(CASE("del_att not UTF-8"), nc_del_att(t->nc, NC_GLOBAL, "\xff"),
+         ncs_del_att(t->ns, NCS_GLOBAL, "\xff"));
+    SAME(CASE("del_att not UTF-8, bad varid"), nc_del_att(t->nc, 77, "\xff"),
+         ncs_del_att(t->ns, 77, "\xff"));
+    SAME(CASE("inq_att not UTF-8"), nc_inq_att(t->nc, NC_GLOBAL, "a\xff", NULL, NULL),
+         ncs_inq_att(t->ns, NCS_GLOBAL, "a\xff", NULL, NULL));
+    SAME(CASE("get_att not UTF-8"), nc_get_att(t->nc, t->v, "\xff", &ival),
+         ncs_get_att(t->ns, t->v, "\xff", NCS_NAT, &jval));
+    SAME(CASE("rename_att from not UTF-8"), nc_rename_att(t->nc, NC_GLOBAL, "\xff", "y"),
+         ncs_rename_att(t->ns, NCS_GLOBAL, "\xff", "y"));
+    SAME(CASE("copy_att not UTF-8"), nc_copy_att(t->nc, NC_GLOBAL, "\xff", t->nc, t->v),
+         ncs_copy_att(t->ns, NCS_GLOBAL, "\xff", t->ns, t->v));
+    SAME(CASE("inq_dimid not UTF-8"), nc_inq_dimid(t->nc, "\xff", &ival),
+         ncs_inq_dimid(t->ns, "\xff", &jval));
+    SAME(CASE("inq_varid not UTF-8"), nc_inq_varid(t->nc, "\xc3", &ival),
+         ncs_inq_varid(t->ns, "\xc3", &jval));
+    SAME(CASE("rename_var to a long name"), nc_rename_var(t->nc, t->v, longname),
+         ncs_rename_var(t->ns, t->v, longname));
+    SAME(CASE("rename_var bad varid to a name in use"), nc_rename_var(t->nc, 1000, "fixed"),
+         ncs_rename_var(t->ns, 1000, "fixed"));
+    SAME(CASE("rename_var NC_GLOBAL to a name in use"), nc_rename_var(t->nc, NC_GLOBAL, "fixed"),
+         ncs_rename_var(t->ns, NCS_GLOBAL, "fixed"));
+    SAME(CASE("rename_var NC_GLOBAL"), nc_rename_var(t->nc, NC_GLOBAL, "zz"),
+         ncs_rename_var(t->ns, NCS_GLOBAL, "zz"));
+    SAME(CASE("rename_var bad varid to a long name"), nc_rename_var(t->nc, 1000, longname),
+         ncs_rename_var(t->ns, 1000, longname));
+    SAME(CASE("rename_var bad varid, bad name"), nc_rename_var(t->nc, 1000, "a/b"),
+         ncs_rename_var(t->ns, 1000, "a/b"));
     SAME(CASE("inq_att long name"), nc_inq_att(t->nc, NC_GLOBAL, longname, NULL, NULL),
          ncs_inq_att(t->ns, NCS_GLOBAL, longname, NULL, NULL));
     SAME(CASE("inq_attid long name"), nc_inq_attid(t->nc, t->v, longname, &ival),
@@ -202,6 +243,11 @@ static void definitions(twins *t, const char *state)
             snprintf(what, sizeof what, "%s: put_att long name, type %d", state, xt);
             SAME(what, nc_put_att(t->nc, NC_GLOBAL, longname, xt, 1, &ival),
                  ncs_put_att(t->ns, NCS_GLOBAL, longname, xt, 1, NCS_NAT, &ival));
+            if (strcmp(state, "data mode") == 0) {
+                snprintf(what, sizeof what, "%s: put_att over an attribute, type %d", state, xt);
+                SAME(what, nc_put_att(t->nc, t->v, "x", xt, 1, &ival),
+                     ncs_put_att(t->ns, t->v, "x", xt, 1, NCS_NAT, &ival));
+            }
             snprintf(what, sizeof what, "%s: put_att bad name, type %d", state, xt);
             SAME(what, nc_put_att(t->nc, t->v, "bad/name", xt, 1, &ival),
                  ncs_put_att(t->ns, t->v, "bad/name", xt, 1, NCS_NAT, &ival));
@@ -226,6 +272,88 @@ static void definitions(twins *t, const char *state)
          ncs_def_dim(t->ns, "big", (size_t)1 << 32, &b));
 }
 
+/* Record and fixed starts far past the end, in every data path: netCDF-C
+ * refuses a classic record start above UINT32_MAX (each element of a
+ * strided write meets that limit), bounds every other start by the
+ * dimension, and reads by the record count.  Writes netCDF-C accepts are
+ * left out (a classic record start of 2^31, and netCDF-4 record starts
+ * that fit 64 bits, grow the file that far), and so are its two wrong
+ * answers, checked on ncslab alone (doc/v2.md): a classic strided write at
+ * start -1 wraps and returns 0 having written nothing, and a netCDF-4 one
+ * is an HDF5 error that grows its record count all the same (so neither
+ * reaches netCDF-C), as is any put to a read-only netCDF-4 file.  Nothing else in the file may change. */
+static void huge_starts(twins *t, int ro)
+{
+    static const size_t starts[] = { (size_t)-1, (size_t)1 << 31, (size_t)1 << 32,
+                                     (size_t)1 << 62 };
+    int nc4 = (t->cmode & NC_NETCDF4) != 0;
+    for (size_t k = 0; k < sizeof starts / sizeof starts[0]; k++) {
+        for (int stride = 0; stride <= 3; stride++) {
+            for (int var = 0; var < 3; var++) {
+                int id = var == 0 ? t->v : var == 1 ? t->w : t->f;
+                int rec = var < 2, two = var == 0;
+                for (int put = 0; put <= 1; put++) {
+                    size_t st[2] = { starts[k], 0 }, ct[2] = { 2, 1 };
+                    ptrdiff_t sd[2] = { stride, 1 };
+                    int a[4] = { 11, 12, 13, 14 }, b[4] = { 11, 12, 13, 14 }, nc, ns, wrong;
+                    char what[128];
+                    if (put && rec && (nc4 ? starts[k] != (size_t)-1 : starts[k] == (size_t)1 << 31))
+                        continue;
+                    snprintf(what, sizeof what, "%s %s start %#zx %s%d", put ? "put" : "get",
+                             var == 0 ? "temp" : var == 1 ? "count" : "fixed", starts[k],
+                             stride == 0 ? "var1" : "stride ", stride == 0 ? 0 : stride);
+                    /* netCDF-C's wrong answers: ncslab alone */
+                    wrong = put && ((rec && starts[k] == (size_t)-1 && (nc4 || stride >= 2)) ||
+                                    (nc4 && ro));
+                    if (stride == 0) {
+                        nc = wrong ? 0 : put ? nc_put_var1_int(t->nc, id, st, a)
+                                             : nc_get_var1_int(t->nc, id, st, a);
+                        ns = put ? ncs_put1(t->ns, id, st, NCS_INT, b)
+                                 : ncs_get1(t->ns, id, st, NCS_INT, b);
+                    } else if (put) {
+                        nc = wrong ? 0 : stride == 1 && !two ? nc_put_vara_int(t->nc, id, st, ct, a)
+                                                             : nc_put_vars_int(t->nc, id, st, ct, sd, a);
+                        ns = ncs_put(t->ns, id, st, ct, stride == 1 && !two ? NULL : sd, NULL,
+                                     NCS_INT, b);
+                    } else {
+                        nc = stride == 1 && !two ? nc_get_vara_int(t->nc, id, st, ct, a)
+                                                 : nc_get_vars_int(t->nc, id, st, ct, sd, a);
+                        ns = ncs_get(t->ns, id, st, ct, stride == 1 && !two ? NULL : sd, NULL,
+                                     NCS_INT, b);
+                    }
+                    if (wrong)
+                        EXPECT(what, ns, ro ? NCS_EPERM : NCS_EINVALCOORDS);
+                    else
+                        SAME(what, nc, ns);
+                }
+            }
+        }
+    }
+    /* a record count no request can hold: refused before anything moves */
+    if (ro)
+        return;
+    EXPECT("put count 2^62 on a record variable",
+           ncs_put(t->ns, t->v, (size_t[]){ 0, 0 }, (size_t[]){ (size_t)1 << 62, 3 }, NULL, NULL,
+                   NCS_INT, (int[3]){ 0 }), NCS_EEDGE);
+    EXPECT("put count 2^62 on a record variable, strided",
+           ncs_put(t->ns, t->v, (size_t[]){ 0, 0 }, (size_t[]){ (size_t)1 << 62, 3 },
+                   (ptrdiff_t[]){ 1, 1 }, (ptrdiff_t[]){ 3, 1 }, NCS_INT, (int[3]){ 0 }), NCS_EEDGE);
+    {
+        size_t nrc, nrs;
+        int ac[64], as[64], varids[3] = { t->v, t->w, t->f };
+        SAME("record count after huge starts", nc_inq_dimlen(t->nc, t->u, &nrc),
+             ncs_inq_dimlen(t->ns, t->u, &nrs));
+        SAME("same record count after huge starts", (int)nrc, (int)nrs);
+        for (int i = 0; i < 3 && nrc == nrs && nrc <= 8; i++) {
+            memset(ac, 0, sizeof ac);
+            memset(as, 0, sizeof as);
+            SAME("read back after huge starts", nc_get_var_int(t->nc, varids[i], ac),
+                 ncs_get(t->ns, varids[i], NULL, NULL, NULL, NULL, NCS_INT, as));
+            SAME("values unchanged by huge starts", memcmp(ac, as, sizeof ac) != 0, 0);
+        }
+    }
+}
+
 static void scenario(int cmode)
 {
     twins t = { .cmode = cmode };
@@ -247,15 +375,23 @@ static void scenario(int cmode)
           ncs_put_att(t.ns, t.v, "x", NCS_INT, 1, NCS_INT, vals));
     SETUP(nc_put_att_text(t.nc, NC_GLOBAL, "title", 2, "hi"),
           ncs_put_att(t.ns, NCS_GLOBAL, "title", NCS_CHAR, 2, NCS_CHAR, "hi"));
+    SETUP(nc_put_att_int(t.nc, t.f, "_FillValue", NC_INT, 1, vals),
+          ncs_put_att(t.ns, t.f, "_FillValue", NCS_INT, 1, NCS_INT, vals));
     data_calls(&t, "define mode");
     definitions(&t, "define mode");
     SETUP(nc_enddef(t.nc), ncs_enddef(t.ns));
+    /* netCDF-4: no fill value once an enddef has created the variable */
+    SAME("data mode: _FillValue rewritten", nc_put_att_int(t.nc, t.f, "_FillValue", NC_INT, 1, vals + 1),
+         ncs_put_att(t.ns, t.f, "_FillValue", NCS_INT, 1, NCS_INT, vals + 1));
 
     /* two records */
     SETUP(nc_put_vara_int(t.nc, t.v, start, count, vals),
           ncs_put(t.ns, t.v, start, count, NULL, NULL, NCS_INT, vals));
     data_calls(&t, "data mode");
     definitions(&t, "data mode");
+    /* netCDF-4 renames a dimension to a longer name in data mode too */
+    SAME("data mode: rename_dim longer", nc_rename_dim(t.nc, t.d, "latitude"),
+         ncs_rename_dim(t.ns, t.d, "latitude"));
     for (size_t r = 1; r <= 4; r++) {
         for (size_t c = 0; c <= 2; c++) {
             char what[96];
@@ -300,9 +436,17 @@ static void scenario(int cmode)
     SAME("get_vara past a fixed dimension", nc_get_vara_int(t.nc, t.f, (size_t[]){ 3 }, (size_t[]){ 1 },
                                                             (int[1]){ 0 }),
          ncs_get(t.ns, t.f, (size_t[]){ 3 }, (size_t[]){ 1 }, NULL, NULL, NCS_INT, (int[1]){ 0 }));
+    huge_starts(&t, 0);
     SETUP(nc_close(t.nc), ncs_close(t.ns));
 
     SETUP(nc_open(t.pc, NC_NOWRITE, &t.nc), ncs_open(t.ps, NCS_NOWRITE, &t.ns));
+    huge_starts(&t, 1);
+    {
+        char nc_name[NC_MAX_NAME + 1] = "", ns_name[NC_MAX_NAME + 1] = "";
+        SAME("read-only: inq_dimname", nc_inq_dimname(t.nc, t.d, nc_name),
+             ncs_inq_dimname(t.ns, t.d, ns_name));
+        SAME("read-only: the same dimension name", strcmp(nc_name, ns_name) != 0, 0);
+    }
     data_calls(&t, "read-only");
     definitions(&t, "read-only");
     SAME("read-only: get_vara_int at the last record",
@@ -323,6 +467,16 @@ static void scenario(int cmode)
     SETUP(nc_open(t.pc, NC_WRITE, &t.nc), ncs_open(t.ps, NCS_WRITE, &t.ns));
     SETUP(nc_redef(t.nc), ncs_redef(t.ns));
     data_calls(&t, "redefined");
+    SAME("redefined: _FillValue rewritten", nc_put_att_int(t.nc, t.f, "_FillValue", NC_INT, 1, vals + 2),
+         ncs_put_att(t.ns, t.f, "_FillValue", NCS_INT, 1, NCS_INT, vals + 2));
+    {
+        int nv, nw;
+        SETUP(nc_def_var(t.nc, "later", NC_INT, 1, &t.d, &nv),
+              ncs_def_var(t.ns, "later", NCS_INT, 1, &t.d, &nw));
+        SAME("redefined: _FillValue of a new variable",
+             nc_put_att_int(t.nc, nv, "_FillValue", NC_INT, 1, vals),
+             ncs_put_att(t.ns, nw, "_FillValue", NCS_INT, 1, NCS_INT, vals));
+    }
     SETUP(nc_close(t.nc), ncs_close(t.ns));
 
     if (cmode & NC_NETCDF4) {
