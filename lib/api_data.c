@@ -679,6 +679,10 @@ static int plain_request(const ncs_var *v, const size_t *count, const ptrdiff_t 
             return 0;
         if (imap != NULL && count[d] > 1 && imap[d] != natural)
             return 0;
+        /* counts are not validated yet: one that overflows the map is no
+         * plain request, and the general path says what is wrong */
+        if (count[d] > 1 && (size_t)natural > (size_t)PTRDIFF_MAX / count[d])
+            return 0;
         natural *= (ptrdiff_t)count[d];
     }
     return 1;

@@ -221,6 +221,8 @@ static void definitions(twins *t, const char *state)
     static const int types[] = { NC_UBYTE, NC_UINT64, 12, 13, 99, NC_NAT, -1, -3 };
     char what[128], nm[32];
     int ival = 1, a, b;
+    /* a value of any type: eight bytes, the widest */
+    long long wide = 1;
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
         int xt = types[k];
         snprintf(nm, sizeof nm, "t%d", k == 0 ? 1000 : (int)k);
@@ -238,19 +240,19 @@ static void definitions(twins *t, const char *state)
         if (xt >= 0 || !(t->cmode & NC_NETCDF4)) {
             snprintf(nm, sizeof nm, "a%d", k == 0 ? 1000 : (int)k);
             snprintf(what, sizeof what, "%s: put_att type %d", state, xt);
-            SAME(what, nc_put_att(t->nc, NC_GLOBAL, nm, xt, 1, &ival),
-                 ncs_put_att(t->ns, NCS_GLOBAL, nm, xt, 1, NCS_NAT, &ival));
+            SAME(what, nc_put_att(t->nc, NC_GLOBAL, nm, xt, 1, &wide),
+                 ncs_put_att(t->ns, NCS_GLOBAL, nm, xt, 1, NCS_NAT, &wide));
             snprintf(what, sizeof what, "%s: put_att long name, type %d", state, xt);
-            SAME(what, nc_put_att(t->nc, NC_GLOBAL, longname, xt, 1, &ival),
-                 ncs_put_att(t->ns, NCS_GLOBAL, longname, xt, 1, NCS_NAT, &ival));
+            SAME(what, nc_put_att(t->nc, NC_GLOBAL, longname, xt, 1, &wide),
+                 ncs_put_att(t->ns, NCS_GLOBAL, longname, xt, 1, NCS_NAT, &wide));
             if (strcmp(state, "data mode") == 0) {
                 snprintf(what, sizeof what, "%s: put_att over an attribute, type %d", state, xt);
-                SAME(what, nc_put_att(t->nc, t->v, "x", xt, 1, &ival),
-                     ncs_put_att(t->ns, t->v, "x", xt, 1, NCS_NAT, &ival));
+                SAME(what, nc_put_att(t->nc, t->v, "x", xt, 1, &wide),
+                     ncs_put_att(t->ns, t->v, "x", xt, 1, NCS_NAT, &wide));
             }
             snprintf(what, sizeof what, "%s: put_att bad name, type %d", state, xt);
-            SAME(what, nc_put_att(t->nc, t->v, "bad/name", xt, 1, &ival),
-                 ncs_put_att(t->ns, t->v, "bad/name", xt, 1, NCS_NAT, &ival));
+            SAME(what, nc_put_att(t->nc, t->v, "bad/name", xt, 1, &wide),
+                 ncs_put_att(t->ns, t->v, "bad/name", xt, 1, NCS_NAT, &wide));
         }
     }
     for (int n = 255; n <= 258; n++) {
