@@ -38,7 +38,10 @@ typedef struct request {
  *   - its strided and mapped paths start by inquiring the variable (so
  *     NCS_ENOTVAR) and meet the mode checks only when they transfer;
  *   - a netCDF-4 file finds the variable first (NCS_ENOTVAR, NCS_GLOBAL
- *     included) and then checks the mode, on its vara and vars paths; its
+ *     included) and then checks the mode, on its vara and vars paths, but
+ *     a write to a read-only file fails only once the coordinates and
+ *     edges have been checked (netCDF-C has no check of its own there: HDF5
+ *     refuses the write, doc/v2.md bug 5); its
  *     mapped path is netCDF-C's generic one, which meets the mode only
  *     when it transfers (so a mapped write of nothing to a read-only file
  *     returns 0).
@@ -56,7 +59,7 @@ static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
     if ((nc4 || (memtype == NCS_NAT && !one)) && (varid < 0 || varid >= f->model.nvars))
         return NCS_ERR(NCS_ENOTVAR);
     if (path == PATH_VARA || (nc4 && path == PATH_VARS)) {
-        if (put && !(f->flags & NCSI_F_WRITE))
+        if (put && !nc4 && !(f->flags & NCSI_F_WRITE))
             return NCS_ERR(NCS_EPERM);
         if (f->flags & NCSI_F_INDEF)
             return NCS_ERR(NCS_EINDEFINE);
@@ -595,10 +598,14 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     }
     if (r.v->ndims == 0) {
         status = NCS_NOERR;
+        if (r.f->version == 4 && path == PATH_VARA)
+            status = mode_check(&r);
     } else if (r.f->version == 4 && path != PATH_VARM) {
         status = check_nc4(&r, start, count, stride);
         if (status == NCS_NOERR && !put && any_zero(count, r.v->ndims))
             goto done;
+        if (status == NCS_NOERR)
+            status = mode_check(&r);
     } else if (path == PATH_VARA) {
         status = check_vara(&r, start, count);
     } else if (path == PATH_VARS) {

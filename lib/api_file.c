@@ -364,7 +364,9 @@ int ncs_abort(int ncid)
         f->flags &= ~NCSI_F_INDEF;
         return release(f, 1);
     }
-    return release(f, 0);
+    /* data mode: netCDF-C syncs and closes, without extending a nofill
+     * file to the length its header implies */
+    return release(f, 1);
 }
 
 int ncs_close(int ncid)

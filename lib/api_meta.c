@@ -179,7 +179,9 @@ int ncs_inq_dimlen(int ncid, int dimid, size_t *lenp)
  * dimensions, which it renames in HDF5 in any mode). */
 static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *name, int grow)
 {
-    size_t xlen = ncsi_name_xlen(*slot, *namelen);
+    /* (a netCDF-4 name has no header slot: netCDF-C compares with the
+     * name's own length) */
+    size_t xlen = f->version == 4 ? strlen(*slot) : ncsi_name_xlen(*slot, *namelen);
     int indef = (f->flags & NCSI_F_INDEF) != 0;
     char *nm;
     if (!indef && !grow && strlen(name) > xlen)
@@ -191,7 +193,7 @@ static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *nam
         return NCS_ERR(NCS_ENOMEM);
     free(*slot);
     *slot = nm;
-    *namelen = indef ? 0 : (uint32_t)xlen;
+    *namelen = indef || f->version == 4 ? 0 : (uint32_t)xlen;
     if (!indef)
         return f->store->write_header(f);
     return NCS_NOERR;
@@ -208,6 +210,9 @@ static int rename_dim_nfc(int ncid, int dimid, const char *name)
     status = ncsi_check_name(name);
     if (status != NCS_NOERR)
         return status;
+    /* netCDF-C's netCDF-4 code finds the dimension before the name's use */
+    if (f->version == 4 && (dimid < 0 || dimid >= f->model.ndims))
+        return NCS_ERR(NCS_EBADDIM);
     if (ncsi_find_dim(&f->model, name) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
     if (dimid < 0 || dimid >= f->model.ndims)
@@ -812,9 +817,33 @@ int ncs_def_dim(int ncid, const char *name, size_t len, int *dimidp)
     WITH_NFC(name, def_dim_nfc(ncid, n_, len, dimidp));
 }
 
+/* netCDF-C's netCDF-4 dimension lookup reads a name with a '/' as a group
+ * path and the name in it: in the classic model only a path of slashes
+ * names the root group; any other is NCS_EINVAL (before the name is
+ * checked).  Sets *tail to the name to look up. */
+static int nc4_dim_path(int ncid, const char *name, const char **tail)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    const char *slash;
+    *tail = name;
+    if (f == NULL || f->version != 4 || name == NULL || (slash = strrchr(name, '/')) == NULL)
+        return NCS_NOERR;
+    for (const char *p = name; p < slash; p++)
+        if (*p != '/')
+            return NCS_ERR(NCS_EINVAL);
+    if (slash == name || slash[1] == '\0')
+        return NCS_ERR(NCS_EINVAL);
+    *tail = slash + 1;
+    return NCS_NOERR;
+}
+
 int ncs_inq_dimid(int ncid, const char *name, int *dimidp)
 {
-    FIND_NFC(name, NCS_EBADDIM, inq_dimid_nfc(ncid, n_, dimidp));
+    const char *tail;
+    int status = nc4_dim_path(ncid, name, &tail);
+    if (status != NCS_NOERR)
+        return status;
+    FIND_NFC(tail, NCS_EBADDIM, inq_dimid_nfc(ncid, n_, dimidp));
 }
 
 int ncs_rename_dim(int ncid, int dimid, const char *name)

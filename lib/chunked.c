@@ -962,11 +962,13 @@ static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
     return status;
 }
 
+/* Data-mode header changes wait for the next sync or close, NC_SHARE or
+ * not, as in netCDF-C (whose netCDF-4 code ignores NC_SHARE): written
+ * together, attributes rewritten meanwhile are recreated in their list
+ * order, which is the order a reader sees after a reopen. */
 static int ch_write_header(ncs_file *f)
 {
     CS(f)->meta_dirty = 1;
-    if (f->flags & NCSI_F_SHARE)
-        return ncsi_nc4_write(CS(f), &f->model);
     return NCS_NOERR;
 }
 
@@ -996,7 +998,9 @@ static int ch_close(ncs_file *f, int abort)
         if (status == NCS_NOERR)
             status = s2;
     }
-    if (keep && !abort && cs->meta_dirty && status == NCS_NOERR)
+    /* an abort keeps what a close keeps, except a redefinition (the model
+     * is back to its state at ncs_redef, data-mode changes included) */
+    if (keep && cs->meta_dirty && status == NCS_NOERR)
         status = ncsi_nc4_write(cs, &f->model);
     /* committed here: what HDF5 writes while closing is not (the driver
      * discards it), so a failed close leaves the last committed state */

@@ -72,7 +72,9 @@ enum {
     K_EMPTYHDR,   /* netCDF-C writes an empty header as a 4096-byte block */
     K_ABORTPAD,   /* after ncabort netCDF-C's file is not padded; ncslab's is */
     K_SHORTREAD,  /* a read past the end of a short read-only file: ncslab
-                   * NC_ETRUNC by design (doc/format.md), netCDF-C zeros */
+                   * NC_ETRUNC by design (doc/format.md), netCDF-C zeros,
+                   * which for a file cut short are made-up values
+                   * (tolerated, doc/v2.md) */
     K_HUGESTART,  /* netCDF-C: a strided or mapped write at start -1
                    * (SIZE_MAX) returns 0 or NC_EHDFERR, ncslab
                    * NC_EINVALCOORDS (tolerated) */
@@ -89,11 +91,25 @@ enum {
     K_NC4PERM,    /* netCDF-C: NC_EHDFERR for a netCDF-4 write on a read-only
                    * file, ncslab NC_EPERM (tolerated) */
     K_STALE,      /* netCDF-C: stale buffer bytes outside every element (tolerated) */
+    K_NC4UNLIM,   /* netCDF-C: a netCDF-4 classic-model variable with the
+                   * unlimited dimension not first, or twice, accepted
+                   * (ncslab NC_EUNLIMPOS); the sequence ends */
+    K_NC4RENAME,  /* netCDF-C: a define-mode rename of an existing netCDF-4
+                   * variable after a new one was defined returns
+                   * NC_EHDFERR, with the rename half done; the sequence
+                   * ends */
+    K_NC4VARREN,  /* netCDF-C: after a data-mode variable rename in a file
+                   * opened for writing, its file numbers the variables
+                   * otherwise, or loses some; ncslab's keeps the ids (the
+                   * sequence ends) */
+    K_NC4ABORT,   /* netCDF-C: a netCDF-4 ncabort of an opened file neither
+                   * restores a redefinition nor keeps data-mode changes;
+                   * its side runs the documented result instead (counted) */
     K_OTHER,
     K_N
 };
 static const char *const class_names[K_N] = {
-    "precedence", "attorder", "varorder", "padding", "emptyhdr", "abortpad", "shortread", "hugestart", "noncoord", "nc4prec", "nc4mode", "attprec", "nofill", "nc4perm", "stale", "other"
+    "precedence", "attorder", "varorder", "padding", "emptyhdr", "abortpad", "shortread", "hugestart", "noncoord", "nc4prec", "nc4mode", "attprec", "nofill", "nc4perm", "stale", "nc4unlim", "nc4rename", "nc4varren", "nc4abort", "other"
 };
 static int known[K_N];
 static char known_list[256];
@@ -174,6 +190,7 @@ typedef struct call {
      * per element its byte offset in the buffer and linear index */
     int evar;
     size_t esz, nel, *eoff, *elin;
+    int recreate;                /* netCDF-4: rewrites an existing attribute */
 } call;
 
 typedef struct result {
@@ -200,6 +217,9 @@ typedef struct seq {
     int noncoord;                /* the file has had an nc4_noncoord variable */
     int created;                 /* define mode: variables an enddef created */
     int attchg, attorder;        /* netCDF-4: att rewritten/renamed, reopened */
+    int redef;                   /* netCDF-4: in a redefinition of snap's file */
+    int att_recreated;           /* netCDF-4: an attribute replaced since enddef */
+    char snap[600];              /* netCDF-4: netCDF-C's file at that ncredef */
     size_t maxhdr;               /* largest classic header seen */
     unsigned char wmap[MAXV][WBITS / 8];
     int k;                       /* index of the current call */
@@ -214,6 +234,7 @@ typedef struct seq {
     long dimlen[NC_MAX_DIMS];
     int vtype[NC_MAX_VARS], vndims[NC_MAX_VARS], vnatts[NC_MAX_VARS];
     int vdims[NC_MAX_VARS][NC_MAX_VAR_DIMS];
+    char vname[MAXV + 1][NC_MAX_NAME + 1];
 } seq;
 
 static int trace;
@@ -259,7 +280,24 @@ static void load_model(seq *q)
         q->dimlen[d] = (long)len;
     }
     for (int v = 0; v < q->nvars && v < NC_MAX_VARS; v++)
-        nc_inq_var(ncid, v, NULL, &q->vtype[v], &q->vndims[v], q->vdims[v], &q->vnatts[v]);
+        nc_inq_var(ncid, v, v <= MAXV ? q->vname[v] : NULL, &q->vtype[v], &q->vndims[v],
+                   q->vdims[v], &q->vnatts[v]);
+}
+
+/* 1 when ncslab's closed file numbers its variables as the open file did
+ * (the names of the last load_model): a variable order that differs from
+ * it in netCDF-C's file is netCDF-C's. */
+static int ns_order_kept(const seq *q)
+{
+    int ncid, nv = -1, same;
+    char name[NC_MAX_NAME + 1];
+    if (nc_open(q->path[1], NC_NOWRITE, &ncid) != NC_NOERR)
+        return 0;
+    same = nc_inq_nvars(ncid, &nv) == NC_NOERR && nv == q->nvars && nv <= MAXV + 1;
+    for (int v = 0; same && v < nv; v++)
+        same = nc_inq_varname(ncid, v, name) == NC_NOERR && strcmp(name, q->vname[v]) == 0;
+    nc_close(ncid);
+    return same;
 }
 
 static long cur_len(const seq *q, int dimid)
@@ -548,6 +586,40 @@ static int nc4_rename_crash(const seq *q, int kind, const char *name)
                 : nc_inq_varid(q->id[0], name, &id) == NC_NOERR;
 }
 
+/* netCDF-C's netCDF-4 rename of a variable (kind 1) or dimension (kind 0)
+ * that has the name of a dimension or variable it is not the coordinate
+ * of renames the other one (doc/v2.md, bug 15): 1 when the object id is
+ * such. */
+static int nc4_rename_other(const seq *q, int kind, int id)
+{
+    char old[NC_MAX_NAME + 1];
+    int other, dims[NC_MAX_VAR_DIMS], nd;
+    if (q->fmt != 4)
+        return 0;
+    if (kind) {
+        if (nc_inq_varname(q->id[0], id, old) != NC_NOERR ||
+            nc_inq_dimid(q->id[0], old, &other) != NC_NOERR)
+            return 0;
+        return nc_inq_varndims(q->id[0], id, &nd) != NC_NOERR || nd != 1 ||
+               nc_inq_vardimid(q->id[0], id, dims) != NC_NOERR || dims[0] != other;
+    }
+    if (nc_inq_dimname(q->id[0], id, old) != NC_NOERR ||
+        nc_inq_varid(q->id[0], old, &other) != NC_NOERR)
+        return 0;
+    return nc_inq_varndims(q->id[0], other, &nd) != NC_NOERR || nd != 1 ||
+           nc_inq_vardimid(q->id[0], other, dims) != NC_NOERR || dims[0] != id;
+}
+
+/* netCDF-C's netCDF-4 rename to a name that is not in normalisation form C
+ * leaves its name lookup unnormalised: a later definition of the same
+ * spelling succeeds, and the file holds two objects of one name (doc/v2.md,
+ * bug 11).  netCDF-4 renames go to the composed spelling. */
+static void nc4_nfc_rename(const seq *q, char *name)
+{
+    if (q->fmt == 4 && strcmp(name, "cafe\xcc\x81") == 0)
+        strcpy(name, "caf\xc3\xa9");
+}
+
 /* netCDF-C's classic rename in data mode to a shorter name keeps the old
  * length (the file then holds the new name padded with NULs to it), and
  * its ncattdel no longer finds such an attribute (doc/v2.md).  Renames in
@@ -638,9 +710,12 @@ static void gen_call(seq *q, call *c)
     case OP_DIMRENAME:
         c->dimid = chance(&q->r, 8) ? (below(&q->r, 2) ? -1 : q->ndims) : below(&q->r, q->ndims);
         c->nulls = chance(&q->r, 20) ? below(&q->r, 4) : 0;
-        if (c->op == OP_DIMRENAME)
+        if (c->op == OP_DIMRENAME) {
             pick_name(q, c->name, 8);
-        if (c->op == OP_DIMRENAME && nc4_rename_crash(q, 0, c->name))
+            nc4_nfc_rename(q, c->name);
+        }
+        if (c->op == OP_DIMRENAME &&
+            (nc4_rename_crash(q, 0, c->name) || nc4_rename_other(q, 0, c->dimid)))
             c->op = OP_DIMINQ;
         if (c->op == OP_DIMRENAME) {
             char old[NC_MAX_NAME + 1];
@@ -685,7 +760,8 @@ static void gen_call(seq *q, call *c)
     case OP_VARRENAME:
         c->varid = pick_varid(q, 0);
         pick_name(q, c->name, 8);
-        if (nc4_rename_crash(q, 1, c->name))
+        nc4_nfc_rename(q, c->name);
+        if (nc4_rename_crash(q, 1, c->name) || nc4_rename_other(q, 1, c->varid))
             c->op = OP_VARINQ;
         {
             char old[NC_MAX_NAME + 1];
@@ -773,6 +849,11 @@ static void gen_call(seq *q, call *c)
         else
             pick_name(q, c->name, 6);
         c->xtype = chance(&q->r, 40) ? NC_CHAR : pick_type(q);
+        /* netCDF-C's netCDF-4 refusal of a negative type leaves an
+         * attribute behind that fails its enddef and close with
+         * NC_EHDFERR (doc/v2.md, bug 13) */
+        if (q->fmt == 4 && c->xtype < 0)
+            c->xtype = 0;
         c->len = big ? BIGA : below(&q->r, 2) ? below(&q->r, 3) : below(&q->r, c->xtype == NC_CHAR ? 40 : 9);
         if (chance(&q->r, 3))
             c->len = -1;
@@ -791,6 +872,11 @@ static void gen_call(seq *q, call *c)
             c->len = 2;
         if (late_fill(q, c->varid, c->name))
             strcpy(c->name, "FillValue");
+        {
+            int t;
+            long l;
+            c->recreate = q->fmt == 4 && att_of(q, c->varid, c->name, &t, &l);
+        }
         c->datasz = c->len > 0 && tsize(c->xtype) ? (size_t)c->len * tsize(c->xtype) : 8;
         break;
     }
@@ -800,6 +886,10 @@ static void gen_call(seq *q, call *c)
         c->varid = pick_varid(q, 1);
         existing_name(q, 2, c->varid, c->name);
         c->nulls = chance(&q->r, 20) ? below(&q->r, 4) : 0;
+        /* netCDF-C's netCDF-4 variables keep filling with a deleted
+         * _FillValue (doc/v2.md, bug 14) */
+        if (c->op == OP_ATTDEL && q->fmt == 4 && strcmp(c->name, "_FillValue") == 0)
+            c->op = OP_ATTINQ;
         if (c->op == OP_ATTGET) {
             int t;
             size_t l;
@@ -819,6 +909,7 @@ static void gen_call(seq *q, call *c)
             (!fill_ok(q, c->varid2, c->name, t, l) || text01_hazard(q, c->varid2, c->name, t, (int)l) ||
              late_fill(q, c->varid2, c->name)))
             c->op = OP_ATTINQ;
+        c->recreate = q->fmt == 4 && att_of(q, c->varid2, c->name, &t, &l);
         break;
     }
     case OP_ATTNAME:
@@ -836,6 +927,15 @@ static void gen_call(seq *q, call *c)
             existing_name(q, 2, c->varid, c->name2);
         else
             pick_name(q, c->name2, 8);
+        nc4_nfc_rename(q, c->name2);
+        /* netCDF-C's netCDF-4 rename of an attribute rewritten in the same
+         * definition period (or data-mode period) leaves the old one in the
+         * file under its old name (doc/v2.md, bug 12) */
+        if (q->att_recreated)
+            c->op = OP_ATTINQ;
+        /* a _FillValue renamed away is deleted: bug 14 */
+        if (q->fmt == 4 && strcmp(c->name, "_FillValue") == 0)
+            c->op = OP_ATTINQ;
         {
             int t;
             long l;
@@ -991,6 +1091,16 @@ static void describe(const seq *q, const call *c, char *buf, size_t n)
     append(buf, n, ")");
 }
 
+static int copy_file(const char *from, const char *to);
+
+/* netCDF-4: an ncabort of the current file, opened (not created and still
+ * in its first define mode), whose result netCDF-C gets wrong. */
+static int nc4_abort_emulated(const seq *q, const call *c)
+{
+    return q->fmt == 4 && c->op == OP_ABORT && c->ncid == S_CUR && q->open && q->writable &&
+           (!q->indef || q->redef);
+}
+
 /* ---- running a call in one library --------------------------------------------------- */
 static void run(seq *q, int li, const call *c, result *r)
 {
@@ -1023,7 +1133,23 @@ static void run(seq *q, int li, const call *c, result *r)
     case OP_REDEF: r->rc = L->ncredef(id); break;
     case OP_ENDEF: r->rc = L->ncendef(id); break;
     case OP_CLOSE: r->rc = L->ncclose(id); break;
-    case OP_ABORT: r->rc = L->ncabort(id); break;
+    case OP_ABORT:
+        if (li == 0 && nc4_abort_emulated(q, c)) {
+            /* the documented result (doc/v2.md, netCDF-C bug 10): in data
+             * mode an abort is a close; a redefinition is undone */
+            if (!q->indef) {
+                r->rc = L->ncclose(id);
+                q->counts[K_NC4ABORT]++;
+                break;
+            }
+            r->rc = L->ncabort(id);
+            if (r->rc != -1 && copy_file(q->snap, q->path[0]) != 0)
+                r->rc = -2;
+            q->counts[K_NC4ABORT]++;
+            break;
+        }
+        r->rc = L->ncabort(id);
+        break;
     case OP_SYNC: r->rc = L->ncsync(id); break;
     case OP_INQUIRE: r->rc = L->ncinquire(id, ia, ib, ic, idd); break;
     case OP_SETFILL: r->rc = L->ncsetfill(id, c->mode); break;
@@ -1221,6 +1347,11 @@ static int classify_errors(const seq *q, const call *c, const result *a, const r
         return K_ATTPREC;
     if (q->fmt != 4)
         return K_OTHER;
+    if (c->op == OP_VARDEF && a->rc != -1 && eb == NC_EUNLIMPOS)
+        return K_NC4UNLIM;
+    if (c->op == OP_VARRENAME && q->indef && ea == NC_EHDFERR && b->rc != -1 &&
+        q->created < q->nvars && c->varid < q->created)
+        return K_NC4RENAME;
     if ((ea == NC_EHDFERR || eb == NC_EHDFERR) && (q->noncoord || nc4_noncoord(q)))
         return K_NONCOORD;
     if (!q->writable && ea == NC_EHDFERR && eb == NC_EPERM &&
@@ -1309,13 +1440,15 @@ static int difference(seq *q, int cls, const char *what, const call *c, const re
      * name the same variables: nothing later compares */
     /* netCDF-4: netCDF-C's failed write has grown its record count */
     if (((cls == K_VARORDER || cls == K_NONCOORD || cls == K_NC4MODE) && known[cls]) ||
-        (cls == K_HUGESTART && q->fmt == 4)) {
+        (cls == K_HUGESTART && q->fmt == 4) || cls == K_NC4UNLIM ||
+        cls == K_NC4RENAME || cls == K_NC4VARREN) {
         if (trace)
             printf("  tolerated [%s], sequence ends: %s\n", class_names[cls], what);
         q->stop = 1;
         return 1;
     }
     if (cls == K_NOFILL || cls == K_STALE || cls == K_NC4PERM || cls == K_HUGESTART ||
+        cls == K_SHORTREAD ||
         (cls != K_OTHER && known[cls])) {
         if (trace)
             printf("  tolerated [%s]: %s\n", class_names[cls], what);
@@ -1553,6 +1686,8 @@ static int cmp_struct(seq *q, char *why, size_t whysz)
                          v, na, ta, nda, aa, nb, tb, ndb, ab);
                 /* the file order is the one a reopen would show */
                 cls = q->varorder || q->varren_dm ? K_VARORDER : q->noncoord ? K_NONCOORD : K_OTHER;
+                if (cls == K_VARORDER && q->varren_dm && ns_order_kept(q))
+                    cls = K_NC4VARREN;
                 goto done;
             }
         }
@@ -1680,6 +1815,7 @@ static void after(seq *q, const call *c, const result *a)
         q->nofill = q->ever_nofill = q->hdirty = 0;
         q->varren_dm = q->varorder = q->attchg = q->attorder = q->noncoord = 0;
         q->created = 0;
+        q->redef = q->att_recreated = 0;
         q->maxhdr = 0;
         memset(q->wmap, 0, sizeof q->wmap);
         break;
@@ -1688,19 +1824,24 @@ static void after(seq *q, const call *c, const result *a)
             break;
         q->id[0] = a->rc;
         q->open = 1;
-        q->indef = q->nofill = q->hdirty = 0;
+        q->indef = q->nofill = q->hdirty = q->redef = q->att_recreated = 0;
         q->writable = (c->mode & NC_WRITE) != 0;
         q->share = (c->mode & NC_SHARE) != 0;
         q->varorder |= q->varren_dm;
         q->attorder |= q->attchg;
         break;
     case OP_REDEF:
-        if (ok && cur)
+        if (ok && cur) {
             q->indef = 1, q->hdirty = 0, q->created = q->nvars;
+            /* what an abort of this redefinition leaves (the generator
+             * has synced data-mode changes before it: the file is whole) */
+            if (q->fmt == 4)
+                q->redef = copy_file(q->path[0], q->snap) == 0;
+        }
         break;
     case OP_ENDEF:
         if (ok && cur)
-            q->indef = 0;
+            q->indef = q->redef = q->att_recreated = 0;
         break;
     case OP_SYNC:
         if (ok && cur)
@@ -1737,6 +1878,7 @@ static void after(seq *q, const call *c, const result *a)
             if (!q->indef)
                 q->hdirty = 1;
             q->attchg = q->fmt == 4;
+            q->att_recreated |= c->recreate;
         }
         break;
     default:
@@ -1763,6 +1905,7 @@ static int run_seq(uint64_t seed, int fmt, int counts[K_N], long *calls)
     snprintf(q->path[0], sizeof q->path[0], "%s/nc-%llu-%s.nc", tmpdir, (unsigned long long)seed, fmt_name(fmt));
     snprintf(q->path[1], sizeof q->path[1], "%s/ns-%llu-%s.nc", tmpdir, (unsigned long long)seed, fmt_name(fmt));
     snprintf(q->nopath, sizeof q->nopath, "%s/no-such-dir/x.nc", tmpdir);
+    snprintf(q->snap, sizeof q->snap, "%s/snap-%llu-%s.nc", tmpdir, (unsigned long long)seed, fmt_name(fmt));
     unlink(q->path[0]);
     unlink(q->path[1]);
     for (q->k = 0; q->k < ncalls + 1 && ok && !q->stop; q->k++) {
@@ -1841,6 +1984,7 @@ static int run_seq(uint64_t seed, int fmt, int counts[K_N], long *calls)
         counts[i] += q->counts[i];
     *calls += q->k;
     status = q->failed;
+    unlink(q->snap);
     if (status < 0) {
         unlink(q->path[0]);
         unlink(q->path[1]);
