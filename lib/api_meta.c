@@ -512,9 +512,10 @@ static int put_att_check_nc4(ncs_file *f, int varid, const char *name, int xtype
         return status;
     *idx = ncsi_find_att(l, name);
     /* a type of no known size is a change netCDF-C's data mode cannot
-     * make in place, before it asks whether the type is one at all */
+     * make in place (unless there are no values), before it asks whether
+     * the type is one at all */
     if (put_att_grows(f, l, *idx, len * ncsi_type_size(xtype)) ||
-        (!(f->flags & NCSI_F_INDEF) && ncsi_type_size(xtype) == 0))
+        (!(f->flags & NCSI_F_INDEF) && ncsi_type_size(xtype) == 0 && len > 0))
         return NCS_ERR(NCS_ENOTINDEFINE);
     /* netCDF-C's netCDF-4 code sets a fill value only on a variable no
      * enddef has created yet, even in a later define mode */
