@@ -336,7 +336,10 @@ static int build_slab(const request *r, int path, const size_t *start,
     *clip_err = NCS_NOERR;
     if (clipped && nelems_all > 0) {
         int ro = !(r->f->flags & NCSI_F_WRITE);
-        *clip_err = (rec_only && !ro) ? NCS_ERR(NCS_EEDGE) : NCS_ERR(NCS_EINVALCOORDS);
+        /* (netCDF-C's netCDF-4 code: past the records is a coordinate
+         * error in any mode) */
+        *clip_err = (rec_only && !ro && r->f->version != 4) ? NCS_ERR(NCS_EEDGE)
+                                                           : NCS_ERR(NCS_EINVALCOORDS);
     }
     return NCS_NOERR;
 }
@@ -642,6 +645,12 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
         goto done;
     }
     if (path != PATH_VARA) {
+        /* a netCDF-4 write to a read-only file fails in HDF5 only after
+         * netCDF-C has walked the whole request */
+        if (put && r.f->version == 4 && clip_err != NCS_NOERR && !(r.f->flags & NCSI_F_WRITE)) {
+            status = clip_err;
+            goto done;
+        }
         status = mode_check(&r);
         if (status == NCS_NOERR)
             status = late_record_start(&r, &s);

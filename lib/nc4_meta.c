@@ -1406,13 +1406,28 @@ int ncsi_nc4_write(chunked *cs, ncs_model *m)
     }
     if (relink < m->nvars && (status = relink_vars(cs, m, relink, 0)) != NCS_NOERR)
         return status;
-    for (int d = 0; d < m->ndims; d++) {
-        if (cs->dimds[d] >= 0 && strcmp(cs->dimnames[d], m->dims[d].name) != 0) {
-            if (H5Lmove(cs->fid, cs->dimnames[d], cs->fid, m->dims[d].name, H5P_DEFAULT,
-                        H5P_DEFAULT) < 0)
+    /* dimension-only scales: to temporary names first, so that names
+     * passed among them (x to y, y to z) never collide, then to theirs */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int d = 0; d < m->ndims; d++) {
+            char tmp[64], *name;
+            const char *to = m->dims[d].name;
+            if (cs->dimds[d] < 0 || strcmp(cs->dimnames[d], m->dims[d].name) == 0)
+                continue;
+            if (pass == 0) {
+                unsigned serial = 0;
+                do
+                    snprintf(tmp, sizeof tmp, " ncslab rename %d.%u", d, serial++);
+                while (H5Lexists(cs->fid, tmp, H5P_DEFAULT) > 0);
+                to = tmp;
+            }
+            if (H5Lmove(cs->fid, cs->dimnames[d], cs->fid, to, H5P_DEFAULT, H5P_DEFAULT) < 0)
                 return NCS_ERR(NCS_EHDFERR);
+            name = ncsi_strdup(to);
+            if (name == NULL)
+                return NCS_ERR(NCS_ENOMEM);
             free(cs->dimnames[d]);
-            cs->dimnames[d] = ncsi_strdup(m->dims[d].name);
+            cs->dimnames[d] = name;
         }
     }
     if (relink < m->nvars)

@@ -636,6 +636,10 @@ static const rename_case rename_cases[] = {
     {"d x xx", 0, "xx z obs", {"z 0 obs", "a 1 xx", "p 2 z", "x 3 xx"}},
     {"d x w", 1, "w z obs", {"z 0 obs", "a 1 w", "p 2 z", "x 3 w"}},
     {"v a y d x y", 0, "y z obs", {"z 0 obs", "y 1 y", "p 2 z", "x 3 y"}},
+    /* a dimension-only scale takes the name another one gives up in the
+     * same commit (a sync failed with NC_EHDFERR) */
+    {"d obs w d z obs", 1, "x obs w", {"z 0 w", "a 1 x", "p 2 obs", "x 3 x"}},
+    {"d obs w d z obs", 0, "x obs w", {"z 0 w", "a 1 x", "p 2 obs", "x 3 x"}},
 };
 #define NRENAME ((int)(sizeof rename_cases / sizeof rename_cases[0]))
 
