@@ -319,7 +319,10 @@ static int build_slab(const request *r, int path, const size_t *start,
         /* the record count must stay within what the header can hold */
         uint64_t max = max_records(r->f);
         uint64_t last;
-        if (path == PATH_VARA) {
+        if (path == PATH_VARA && r->f->version == 4 && any_zero(count, nd)) {
+            /* netCDF-4 files grow only by data written: an empty write
+             * neither grows nor checks the record start */
+        } else if (path == PATH_VARA) {
             /* (a classic start past its limit was refused already) */
             if (start[0] > max)
                 return NCS_ERR(NCS_EINVALCOORDS);
