@@ -318,9 +318,86 @@ static int get_list(rbuf *r, uint32_t tag, uint64_t minsz, uint64_t *count)
     return NCS_NOERR;
 }
 
+/* ---- duplicate names ------------------------------------------------------
+ * A set of the names read so far in one list, so that a header of n names
+ * is checked in O(n) rather than by a scan per name.  Its size is bound by
+ * the list's count, which the header's length bounds. */
+typedef struct name_set {
+    const char **slot;
+    size_t mask;
+} name_set;
+
+static int names_init(name_set *ns, uint64_t n)
+{
+    size_t cap = 8;
+    while (cap < 2 * n)
+        cap *= 2;
+    ns->mask = cap - 1;
+    ns->slot = ncsi_calloc(cap, sizeof *ns->slot);
+    return ns->slot != NULL ? NCS_NOERR : NCS_ERR(NCS_ENOMEM);
+}
+
+/* Adds name; 1 when it was there already. */
+static int names_seen(name_set *ns, const char *name)
+{
+    uint64_t h = 14695981039346656037ULL;           /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    for (size_t i = (size_t)h & ns->mask;; i = (i + 1) & ns->mask) {
+        if (ns->slot[i] == NULL) {
+            ns->slot[i] = name;
+            return 0;
+        }
+        if (strcmp(ns->slot[i], name) == 0)
+            return 1;
+    }
+}
+
+static void names_free(name_set *ns)
+{
+    free(ns->slot);
+    ns->slot = NULL;
+}
+
+/* Attribute i of list l (l->n counts it once its name is read). */
+static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen)
+{
+    ncs_att *a = &l->a[i];
+    uint32_t type;
+    uint64_t nelems, nbytes;
+    int status = get_name(r, &a->name, &a->namelen);
+    if (status != NCS_NOERR)
+        return status;
+    l->n = (int)i + 1;
+    if (names_seen(seen, a->name))
+        return NCS_ERR(NCS_ENOTNC);       /* duplicate name */
+    status = get_u32(r, &type);
+    if (status == NCS_NOERR)
+        status = get_cnt(r, &nelems);
+    if (status != NCS_NOERR)
+        return status;
+    if (!ncsi_type_ok((int)type, r->version))
+        return NCS_ERR(NCS_ENOTNC);
+    a->type = (int)type;
+    if (nelems > left(r) / ncsi_type_size(a->type))
+        return NCS_ERR(NCS_ENOTNC);
+    nbytes = nelems * ncsi_type_size(a->type);
+    status = need(r, NCS_RNDUP(nbytes, 4));
+    if (status != NCS_NOERR)
+        return status;
+    a->nelems = nelems;
+    a->xval = ncsi_malloc(nbytes ? (size_t)nbytes : 1);
+    if (a->xval == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    memcpy(a->xval, r->buf + r->pos, (size_t)nbytes);
+    r->pos += NCS_RNDUP(nbytes, 4);
+    return NCS_NOERR;
+}
+
 static int get_attlist(rbuf *r, ncs_attlist *l)
 {
     uint64_t c = cnt_size(r->version), n;
+    name_set seen;
     /* smallest attribute: a 4-byte name, type, count, no values */
     int status = get_list(r, NCSI_TAG_ATT, c + 4 + 4 + c, &n);
     if (status != NCS_NOERR)
@@ -331,38 +408,11 @@ static int get_attlist(rbuf *r, ncs_attlist *l)
     if (l->a == NULL)
         return NCS_ERR(NCS_ENOMEM);
     l->cap = (int)n;
-    for (uint64_t i = 0; i < n; i++) {
-        ncs_att *a = &l->a[i];
-        uint32_t type;
-        uint64_t nelems, nbytes;
-        status = get_name(r, &a->name, &a->namelen);
-        if (status != NCS_NOERR)
-            return status;
-        l->n = (int)i + 1;
-        if (ncsi_find_att(l, a->name) != (int)i)
-            return NCS_ERR(NCS_ENOTNC);       /* duplicate name */
-        status = get_u32(r, &type);
-        if (status == NCS_NOERR)
-            status = get_cnt(r, &nelems);
-        if (status != NCS_NOERR)
-            return status;
-        if (!ncsi_type_ok((int)type, r->version))
-            return NCS_ERR(NCS_ENOTNC);
-        a->type = (int)type;
-        if (nelems > left(r) / ncsi_type_size(a->type))
-            return NCS_ERR(NCS_ENOTNC);
-        nbytes = nelems * ncsi_type_size(a->type);
-        status = need(r, NCS_RNDUP(nbytes, 4));
-        if (status != NCS_NOERR)
-            return status;
-        a->nelems = nelems;
-        a->xval = ncsi_malloc(nbytes ? (size_t)nbytes : 1);
-        if (a->xval == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        memcpy(a->xval, r->buf + r->pos, (size_t)nbytes);
-        r->pos += NCS_RNDUP(nbytes, 4);
-    }
-    return NCS_NOERR;
+    status = names_init(&seen, n);
+    for (uint64_t i = 0; i < n && status == NCS_NOERR; i++)
+        status = get_att(r, l, i, &seen);
+    names_free(&seen);
+    return status;
 }
 
 uint64_t ncsi_recsize(const ncs_model *m)
@@ -440,6 +490,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
 {
     rbuf r = { io, fsize, NULL, 0, 0, 0 };
     uint64_t n, c, numrecs;
+    name_set seen = { NULL, 0 };
     int status, streaming = 0;
 
     memset(m, 0, sizeof *m);
@@ -482,6 +533,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         }
         m->capdims = (int)n;
     }
+    status = names_init(&seen, n);
+    if (status != NCS_NOERR)
+        goto done;
     for (uint64_t i = 0; i < n; i++) {
         ncs_dim *d = &m->dims[i];
         status = get_name(&r, &d->name, &d->namelen);
@@ -491,7 +545,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         status = get_cnt(&r, &d->len);
         if (status != NCS_NOERR)
             goto done;
-        if (ncsi_find_dim(m, d->name) != (int)i) {
+        if (names_seen(&seen, d->name)) {
             status = NCS_ERR(NCS_ENOTNC);
             goto done;
         }
@@ -521,6 +575,10 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         }
         m->capvars = (int)n;
     }
+    names_free(&seen);
+    status = names_init(&seen, n);
+    if (status != NCS_NOERR)
+        goto done;
     for (uint64_t i = 0; i < n; i++) {
         ncs_var *v = &m->vars[i];
         uint64_t nd, vsize;
@@ -529,7 +587,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         if (status != NCS_NOERR)
             goto done;
         m->nvars = (int)i + 1;
-        if (ncsi_find_var(m, v->name) != (int)i) {
+        if (names_seen(&seen, v->name)) {
             status = NCS_ERR(NCS_ENOTNC);
             goto done;
         }
@@ -600,6 +658,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         /* streaming: the record count is whatever the file holds */
         m->numrecs = (fsize - lay->begin_rec) / lay->recsize;
 done:
+    names_free(&seen);
     free(r.buf);
     if (status != NCS_NOERR)
         ncsi_model_free(m);
