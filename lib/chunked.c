@@ -29,6 +29,7 @@
  */
 #include "chunked.h"
 
+#include <assert.h>
 #include <hdf5_hl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,9 +43,14 @@ static chunked *CS(ncs_file *f)
 
 /* ---- per-variable state --------------------------------------------------------- */
 
-cvar *ncsi_cvar_new(chunked *cs, int varid)
+/* How many arrays of ndims elements a cvar carries in dimv[]. */
+#define CVAR_ARRAYS 9
+
+cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims)
 {
     cvar *v;
+    size_t n = (size_t)ndims;
+    assert(ndims >= 0 && ndims <= NCS_MAX_VAR_DIMS);
     if (varid >= cs->capvars) {
         int cap = cs->capvars ? cs->capvars * 2 : 8;
         cvar **nv;
@@ -57,11 +63,21 @@ cvar *ncsi_cvar_new(chunked *cs, int varid)
         cs->vars = nv;
         cs->capvars = cap;
     }
-    v = ncsi_calloc(1, sizeof *v);
+    v = ncsi_calloc(1, sizeof *v + CVAR_ARRAYS * n * sizeof v->dimv[0]);
     if (v == NULL)
         return NULL;
+    v->stchunks = v->dimv;
+    v->chunk = v->dimv + n;
+    v->cdsz = v->dimv + 2 * n;
+    v->estride = v->dimv + 3 * n;
+    v->grid = v->dimv + 4 * n;
+    v->vshape = v->dimv + 5 * n;
+    v->plo = v->dimv + 6 * n;
+    v->pext = v->dimv + 7 * n;
+    v->lim = v->dimv + 8 * n;
     v->cs = cs;
     v->varid = varid;
+    v->ndims = ndims;
     v->dset = -1;
     v->scale_dim = -1;
     cs->vars[varid] = v;
@@ -183,14 +199,14 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
     unsigned char be[8];
     uint64_t elems = 1;
 
-    cv->ndims = v->ndims;
+    assert(cv->ndims == v->ndims);
     cv->esz = ncsi_type_size(v->type);
     if (v->ndims == 0)
         cv->st.contiguous = 1;
     if (cv->dset < 0) {
         /* a variable of this define mode: settings become the layout */
         if (!cv->st.contiguous && !cv->st.chunks_set)
-            ncsi_default_chunks(m, v, cv->st.chunks);
+            ncsi_default_chunks(m, v, cv->stchunks);
         build_pipeline(cv);
         cv->direct = !cv->st.contiguous;
     }
@@ -204,7 +220,7 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
     for (int d = 0; d < v->ndims; d++) {
         cv->vshape[d] = v->shape[d];
         if (!cv->blocked)
-            cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->st.chunks[d];
+            cv->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->stchunks[d];
         if (cv->chunk[d] == 0)
             return NCS_ERR(NCS_EBADCHUNK);
         cv->grid[d] = v->shape[d] ? (v->shape[d] + cv->chunk[d] - 1) / cv->chunk[d] : 0;
@@ -902,7 +918,7 @@ static int ensure_cvars(ncs_file *f)
             /* a variable of this define mode: netCDF-C's default storage
              * is contiguous for fixed-size variables (a filter makes them
              * chunked), chunked for record variables */
-            if (ncsi_cvar_new(cs, i) == NULL)
+            if (ncsi_cvar_new(cs, i, f->model.vars[i].ndims) == NULL)
                 return NCS_ERR(NCS_ENOMEM);
             cs->vars[i]->st.contiguous = !f->model.vars[i].isrec;
         }
@@ -1018,6 +1034,7 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
     chunked *cs = CS(f);
     const ncs_var *v = &f->model.vars[varid];
     ncs_storage next = *st;
+    cvar *cv;
     int status = ensure_cvars(f);
     if (status != NCS_NOERR)
         return status;
@@ -1049,7 +1066,10 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
         if (bytes > UINT32_MAX)       /* HDF5 chunks are under 4 GiB */
             return NCS_ERR(NCS_EBADCHUNK);
     }
-    cs->vars[varid]->st = next;
+    cv = cs->vars[varid];
+    cv->st = (cvar_settings){ next.contiguous, next.compact, next.chunks_set, next.shuffle,
+                              next.deflate_level, next.zstd_level, next.fletcher32 };
+    memcpy(cv->stchunks, next.chunks, (size_t)cv->ndims * sizeof *cv->stchunks);
     return NCS_NOERR;
 }
 
@@ -1061,7 +1081,16 @@ static int ch_inq_storage(ncs_file *f, int varid, ncs_storage *st)
     if (status != NCS_NOERR)
         return status;
     cv = cs->vars[varid];
-    *st = cv->st;
+    st->contiguous = cv->st.contiguous;
+    st->compact = cv->st.compact;
+    st->chunks_set = cv->st.chunks_set;
+    st->shuffle = cv->st.shuffle;
+    st->deflate_level = cv->st.deflate_level;
+    st->zstd_level = cv->st.zstd_level;
+    st->fletcher32 = cv->st.fletcher32;
+    memcpy(st->chunks, cv->stchunks, (size_t)cv->ndims * sizeof *cv->stchunks);
+    memset(st->chunks + cv->ndims, 0,
+           (size_t)(NCS_MAX_VAR_DIMS - cv->ndims) * sizeof *st->chunks);
     if (!st->contiguous && !st->chunks_set && cv->dset < 0) {
         /* not laid out yet: report the default shape it will get */
         ncsi_default_chunks(&f->model, &f->model.vars[varid], st->chunks);

@@ -36,22 +36,39 @@
 
 typedef struct chunked chunked;
 
+/* A variable's storage settings (the scalars of ncs_storage; its chunk
+ * shape is cvar.stchunks). */
+typedef struct cvar_settings {
+    int contiguous;
+    int compact;
+    int chunks_set;
+    int shuffle;
+    int deflate_level;
+    int zstd_level;
+    int fletcher32;
+} cvar_settings;
+
+/* The arrays of a cvar hold ndims elements each and live in the same
+ * allocation as the cvar: a file may hold thousands of variables, nearly
+ * all of low rank, and NCS_MAX_VAR_DIMS-sized arrays would cost tens of
+ * kilobytes each of them. */
 typedef struct cvar {
     chunked *cs;
     int varid;
     hid_t dset;                  /* -1 until the dataset exists */
     char *h5name;                /* its link name in the file */
-    ncs_storage st;              /* settings (chunks[] final after enddef) */
+    cvar_settings st;            /* settings (stchunks final after enddef) */
+    uint64_t *stchunks;          /* chunk shape chosen, defaulted or read */
     ncs_filter pipe[NCSI_MAX_FILTERS];
     int nf;
     int direct;                  /* chunks move through ncslab's pipeline */
     int swap;                    /* stored in the other byte order */
-    int ndims;
-    uint64_t chunk[NCS_MAX_VAR_DIMS];
-    uint64_t cdsz[NCS_MAX_VAR_DIMS];   /* elements of a chunk in dims d.. */
-    uint64_t estride[NCS_MAX_VAR_DIMS];/* element stride of dim d in a chunk */
-    uint64_t grid[NCS_MAX_VAR_DIMS];   /* chunks along each dimension (dim 0 of a
-                                          record variable: unbounded, unused) */
+    int ndims;                   /* the model variable's; fixed at creation */
+    uint64_t *chunk;
+    uint64_t *cdsz;              /* elements of a chunk in dims d.. */
+    uint64_t *estride;           /* element stride of dim d in a chunk */
+    uint64_t *grid;              /* chunks along each dimension (dim 0 of a
+                                    record variable: unbounded, unused) */
     size_t esz;
     size_t chunk_bytes;
     unsigned char fill[8];       /* native fill value */
@@ -66,7 +83,7 @@ typedef struct cvar {
      * memory; vshape[] is the variable's shape, xtype its type */
     int blocked;
     int xtype;
-    uint64_t vshape[NCS_MAX_VAR_DIMS];
+    uint64_t *vshape;
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many
@@ -74,9 +91,10 @@ typedef struct cvar {
      * only grows, so a stale pext only sends a call the slow way) */
     unsigned char *pptr;
     uint64_t pidx;
-    uint64_t plo[NCS_MAX_VAR_DIMS];
-    uint64_t pext[NCS_MAX_VAR_DIMS];
-    uint64_t lim[NCS_MAX_VAR_DIMS];
+    uint64_t *plo;
+    uint64_t *pext;
+    uint64_t *lim;
+    uint64_t dimv[];             /* storage of the arrays above */
 } cvar;
 
 struct chunked {
@@ -127,7 +145,8 @@ int  ncsi_h5j_commit(void *handle, int durable);
 void ncsi_h5j_limit(void *handle, size_t bytes);
 
 /* ---- chunked.c ------------------------------------------------------------ */
-cvar *ncsi_cvar_new(chunked *cs, int varid);
+/* A cvar for variable varid of rank ndims (NULL: out of memory). */
+cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims);
 /* Chunk shape, grid and fill of v from its settings and the model. */
 int  ncsi_cvar_setup(cvar *v, const ncs_model *m);
 /* The default chunk shape of a variable (doc/chunking.md). */

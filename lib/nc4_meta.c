@@ -524,7 +524,9 @@ typedef struct dsinfo {
     int fileid;              /* a scale's dimid as netCDF-C numbers it */
     haddr_t addr;
     int rank;
-    hsize_t dims[NCS_MAX_VAR_DIMS], maxdims[NCS_MAX_VAR_DIMS];
+    /* rank elements each, one allocation (a file may hold thousands of
+     * datasets, nearly all of low rank) */
+    hsize_t *dims, *maxdims;
 } dsinfo;
 
 typedef struct ds_walk {
@@ -625,6 +627,13 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
         w->status = NCS_ERR(NCS_ENOTNC);
         return -1;
     }
+    d->dims = ncsi_malloc(2 * (size_t)(d->rank ? d->rank : 1) * sizeof *d->dims);
+    if (d->dims == NULL) {
+        H5Sclose(space);
+        w->status = NCS_ERR(NCS_ENOMEM);
+        return -1;
+    }
+    d->maxdims = d->dims + d->rank;
     H5Sget_simple_extent_dims(space, d->dims, d->maxdims);
     H5Sclose(space);
     d->is_scale = text_att_value(d->ds, "CLASS", buf, sizeof buf) &&
@@ -662,7 +671,7 @@ static int read_storage(cvar *cv)
                 status = NCS_ERR(NCS_ENOTNC);
                 goto done;
             }
-            cv->st.chunks[d] = ch[d];
+            cv->stchunks[d] = ch[d];
         }
         cv->st.chunks_set = 1;
         cv->direct = 1;
@@ -862,6 +871,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         }
         for (int i = 0; i < w.n; i++) {
             free(w.list[i].name);
+            free(w.list[i].dims);
             H5Dclose(w.list[i].ds);
         }
         free(w.list);
@@ -1002,7 +1012,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         status = read_atts(d->ds, &v->atts);
         if (status != NCS_NOERR)
             goto done;
-        cv = ncsi_cvar_new(cs, m->nvars - 1);
+        cv = ncsi_cvar_new(cs, m->nvars - 1, v->ndims);
         if (cv == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -1014,7 +1024,6 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         d->owned = 1;
         cv->h5name = ncsi_strdup(d->name);
         cv->swap = swap;
-        cv->ndims = v->ndims;
         cv->extent0 = v->ndims > 0 ? d->dims[0] : 1;
         if (v->isrec && d->dims[0] > m->numrecs)
             m->numrecs = d->dims[0];
@@ -1037,6 +1046,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
 done:
     for (int i = 0; i < w.n; i++) {
         free(w.list[i].name);
+        free(w.list[i].dims);
         if (w.list[i].ds >= 0 && !w.list[i].owned)
             H5Dclose(w.list[i].ds);
     }
