@@ -428,6 +428,97 @@ int ncsi_cache_drop(void *owner, int writeback)
     return status;
 }
 
+/* ---- dropping the entries of many owners at once --------------------------
+ * A file's close drops every variable's entries: one pass over the lists,
+ * each entry's owner found by binary search in the owners sorted by
+ * address, rather than a pass per variable (a file of 10,000 variables
+ * took 0.8 s to close).  Write-back goes owner by owner in the order given,
+ * each owner's chunks in index order, as a drop per owner would. */
+typedef struct owner_pos {
+    const void *owner;
+    size_t pos;
+} owner_pos;
+
+typedef struct drop_item {
+    size_t pos;
+    entry *e;
+} drop_item;
+
+static int by_owner(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const owner_pos *)a)->owner;
+    uintptr_t y = (uintptr_t)((const owner_pos *)b)->owner;
+    return x < y ? -1 : x > y;
+}
+
+static int by_pos_index(const void *a, const void *b)
+{
+    const drop_item *x = a, *y = b;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return x->e->idx < y->e->idx ? -1 : x->e->idx > y->e->idx;
+}
+
+/* The position of owner in the sorted table, or n. */
+static size_t owner_find(const owner_pos *t, size_t n, const void *owner)
+{
+    owner_pos key = { owner, 0 };
+    const owner_pos *hit = bsearch(&key, t, n, sizeof *t, by_owner);
+    return hit != NULL ? hit->pos : n;
+}
+
+int ncsi_cache_drop_all(void *const *owners, size_t n, int writeback)
+{
+    owner_pos *t;
+    drop_item *items = NULL;
+    size_t k = 0, cap = 0;
+    int status = NCS_NOERR, first = NCS_NOERR;
+    if (n == 0)
+        return NCS_NOERR;
+    t = ncsi_malloc(n * sizeof *t);
+    if (t == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (size_t i = 0; i < n; i++)
+        t[i] = (owner_pos){ owners[i], i };
+    qsort(t, n, sizeof *t, by_owner);
+    pthread_mutex_lock(&lock);
+    for (entry *e = head; e != NULL; e = e->next)
+        cap += owner_find(t, n, e->owner) < n;
+    if (cap > 0 && (items = ncsi_malloc(cap * sizeof *items)) == NULL)
+        status = NCS_ERR(NCS_ENOMEM);
+    for (entry *e = head; e != NULL && status == NCS_NOERR; e = e->next) {
+        size_t pos = owner_find(t, n, e->owner);
+        if (pos < n)
+            items[k++] = (drop_item){ pos, e };
+    }
+    if (status == NCS_NOERR) {
+        qsort(items, k, sizeof *items, by_pos_index);
+        for (size_t i = 0; i < k; i++) {
+            int s = evict(items[i].e, writeback, 0);
+            if (s != NCS_NOERR) {
+                /* keep going: the file is closing; report the first error */
+                if (first == NCS_NOERR)
+                    first = s;
+                evict(items[i].e, 0, 0);
+            }
+        }
+        status = first;
+        for (entry *e = ghead, *next; e != NULL; e = next) {
+            next = e->next;
+            if (owner_find(t, n, e->owner) < n)
+                ghost_free(e);
+        }
+        if (used == 0) {
+            target = budget < TARGET_FLOOR ? budget : TARGET_FLOOR;
+            ghosts_trim();
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    free(items);
+    free(t);
+    return status;
+}
+
 int ncsi_cache_set_budget(size_t bytes)
 {
     int status;

@@ -1006,13 +1006,20 @@ static int ch_close(ncs_file *f, int abort)
     chunked *cs = CS(f);
     int status = NCS_NOERR, s2;
     int keep = (f->flags & NCSI_F_WRITE) && !(abort && (f->flags & NCSI_F_CREATED));
+    void **owners = ncsi_malloc((cs->nvars > 0 ? (size_t)cs->nvars : 1) * sizeof *owners);
+    size_t n = 0;
     for (int i = 0; i < cs->nvars; i++) {
         if (cs->vars[i] == NULL)
             continue;
         cs->vars[i]->pptr = NULL;
-        s2 = ncsi_cache_drop(cs->vars[i], keep);
-        if (status == NCS_NOERR)
-            status = s2;
+        if (owners != NULL)
+            owners[n++] = cs->vars[i];
+        else if ((s2 = ncsi_cache_drop(cs->vars[i], keep)) != NCS_NOERR && status == NCS_NOERR)
+            status = s2;    /* (no memory for the list: one by one) */
+    }
+    if (owners != NULL) {
+        status = ncsi_cache_drop_all(owners, n, keep);
+        free(owners);
     }
     /* an abort keeps what a close keeps, except a redefinition (the model
      * is back to its state at ncs_redef, data-mode changes included) */

@@ -424,6 +424,8 @@ int  ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t 
 void ncsi_cache_unpin(void *owner, uint64_t idx);
 int  ncsi_cache_flush(void *owner);
 int  ncsi_cache_drop(void *owner, int writeback);
+/* ncsi_cache_drop of each of owners[0..n), in that order, in one pass */
+int  ncsi_cache_drop_all(void *const *owners, size_t n, int writeback);
 int  ncsi_cache_set_budget(size_t bytes);
 size_t ncsi_cache_budget(void);
 size_t ncsi_cache_used(void);
