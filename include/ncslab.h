@@ -167,8 +167,8 @@ int ncs_set_default_format(int format, int *old_formatp);
  * NCS_FORMAT_NETCDF4 that holds classic-model content), NCS_CLASSIC_MODEL
  * alone (CDF-1) or none (the default format, CDF-1 unless changed).
  * Errors: NCS_EINVAL (bad or conflicting flags, NULL path or ncidp),
- * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOTBUILT (a back end
- * not in this build), NCS_ENOMEM, errno values from the system. */
+ * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOMEM, errno values
+ * from the system. */
 int ncs_create(const char *path, int cmode, int *ncidp);
 
 /* Opens an existing file in data mode, read-only unless mode has NCS_WRITE.

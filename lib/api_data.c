@@ -88,13 +88,18 @@ static int mode_check(const request *r)
     return NCS_NOERR;
 }
 
-/* In a read-only shared file another process may have added records. */
-static void maybe_refresh(request *r, const size_t *start, const size_t *count)
+/* In a read-only shared file another process may have added records.  A
+ * record count that cannot be re-read fails the request with that error,
+ * as netCDF-C's coordinate check fails when its re-read of numrecs does:
+ * going on with the old count would report a bad edge or coordinate for
+ * what is an I/O error. */
+static int maybe_refresh(request *r, const size_t *start, const size_t *count)
 {
     ncs_file *f = r->f;
     if (r->v->isrec && !(f->flags & NCSI_F_WRITE) && (f->flags & NCSI_F_SHARE) &&
         start[0] + (count ? count[0] : 1) > f->model.numrecs)
-        f->store->refresh(f);
+        return ncsi_store_refresh(f);
+    return NCS_NOERR;
 }
 
 /* Length of dimension d of the request's variable as a bound: the record
@@ -588,8 +593,11 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     }
     if (start == NULL)
         start = zeros;
-    if (r.v->ndims > 0)
-        maybe_refresh(&r, start, count);
+    if (r.v->ndims > 0) {
+        status = maybe_refresh(&r, start, count);
+        if (status != NCS_NOERR)
+            return status;
+    }
     if (count == NULL) {
         if (r.v->ndims > NCSI_SLAB_INLINE) {
             full = ncsi_malloc((size_t)r.v->ndims * sizeof *full);

@@ -272,7 +272,7 @@ int ncs_redef(int ncid)
     if (f->flags & NCSI_F_SHARE) {
         /* another process may have changed the header, as netCDF-C
          * assumes for shared files */
-        status = f->store->reload(f);
+        status = ncsi_store_reload(f);
         if (status != NCS_NOERR)
             return status;
     }
@@ -400,8 +400,8 @@ int ncs_set_fill(int ncid, int fillmode, int *old_modep)
          * record count) changed since the last write reaches the file now.
          * Not in define mode, where netCDF-C would write a header whose
          * layout enddef has not made yet. */
-        if (old == NCS_NOFILL && !(f->flags & NCSI_F_INDEF) && f->store->flush != NULL) {
-            int status = f->store->flush(f);
+        if (old == NCS_NOFILL && !(f->flags & NCSI_F_INDEF)) {
+            int status = ncsi_store_flush(f);
             if (status != NCS_NOERR)
                 return status;
         }

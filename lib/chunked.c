@@ -995,12 +995,6 @@ static int ch_sync(ncs_file *f)
     return commit(f, 1);
 }
 
-static int ch_noop(ncs_file *f)
-{
-    (void)f;
-    return NCS_NOERR;
-}
-
 static int ch_close(ncs_file *f, int abort)
 {
     chunked *cs = CS(f);
@@ -1117,8 +1111,6 @@ const ncs_store_methods ncsi_chunked_store = {
     .put = ch_put,
     .write_header = ch_write_header,
     .sync = ch_sync,
-    .refresh = ch_noop,
-    .reload = ch_noop,
     .close = ch_close,
     .def_storage = ch_def_storage,
     .inq_storage = ch_inq_storage,

@@ -456,7 +456,16 @@ int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, 
 typedef struct ncs_file ncs_file;
 
 /* What every storage back end does.  The API layer has validated ids, modes
- * and the slab before any of these is called. */
+ * and the slab before any of these is called.
+ *
+ * A slot a back end has no use for is NULL, never a stand-in.  The fast
+ * paths (get1, get_vara, view, put_vara) are absent where the general path
+ * is the only one; the storage settings (def_storage, inq_storage) as
+ * api_chunk.c says.  The upkeep slots (flush, refresh, reload) are called
+ * only through ncsi_store_flush, ncsi_store_refresh and ncsi_store_reload
+ * below, and their one default is this: an absent upkeep slot means the
+ * back end keeps nothing that could be stale or unwritten there, so the
+ * call succeeds doing nothing. */
 typedef struct ncs_store_methods {
     const char *name;
     /* Opens an existing file; fills f->model.  */
@@ -505,13 +514,14 @@ typedef struct ncs_store_methods {
      * attribute and rename updates). */
     int (*write_header)(ncs_file *f);
     int (*sync)(ncs_file *f);
-    /* Optional: writes buffered data, then a changed header or record
+    /* Upkeep: writes buffered data, then a changed header or record
      * count, without forcing them to stable storage (what netCDF-C does
      * when the fill mode goes back to NC_FILL). */
     int (*flush)(ncs_file *f);
-    /* Re-reads numrecs in a shared read-only file. */
+    /* Upkeep: re-reads numrecs in a shared read-only file. */
     int (*refresh)(ncs_file *f);
-    /* Re-reads the whole header (after flushing what is buffered). */
+    /* Upkeep: re-reads the whole header (after flushing what is
+     * buffered), in ncs_redef of a shared file. */
     int (*reload)(ncs_file *f);
     /* Storage settings of a variable; NULL in back ends without choices. */
     int (*def_storage)(ncs_file *f, int varid, const ncs_storage *st);
@@ -547,6 +557,20 @@ struct ncs_file {
     void *state;            /* the back end's own */
     char *path;
 };
+
+/* The upkeep slots with their default (see ncs_store_methods). */
+static inline int ncsi_store_flush(ncs_file *f)
+{
+    return f->store->flush != NULL ? f->store->flush(f) : NCS_NOERR;
+}
+static inline int ncsi_store_refresh(ncs_file *f)
+{
+    return f->store->refresh != NULL ? f->store->refresh(f) : NCS_NOERR;
+}
+static inline int ncsi_store_reload(ncs_file *f)
+{
+    return f->store->reload != NULL ? f->store->reload(f) : NCS_NOERR;
+}
 
 int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
 /* The general one-element read, for back ends' fast paths to fall back on. */
