@@ -492,7 +492,8 @@ int ncsi_cache_drop_all(void *const *owners, size_t n, int writeback)
             items[k++] = (drop_item){ pos, e };
     }
     if (status == NCS_NOERR) {
-        qsort(items, k, sizeof *items, by_pos_index);
+        if (k > 1)
+            qsort(items, k, sizeof *items, by_pos_index);
         for (size_t i = 0; i < k; i++) {
             int s = evict(items[i].e, writeback, 0);
             if (s != NCS_NOERR) {
