@@ -362,10 +362,9 @@ int ncs_abort(int ncid)
         free(f->old);
         f->old = NULL;
         f->flags &= ~NCSI_F_INDEF;
-        return release(f, 1);
     }
-    /* data mode: netCDF-C syncs and closes, without extending a nofill
-     * file to the length its header implies */
+    /* in data mode (as after the restore) netCDF-C syncs and closes,
+     * without extending a nofill file to the length its header implies */
     return release(f, 1);
 }
 

@@ -394,40 +394,6 @@ int ncsi_cache_flush(void *owner)
     return status;
 }
 
-int ncsi_cache_drop(void *owner, int writeback)
-{
-    entry **l;
-    size_t n;
-    int status, first = NCS_NOERR;
-    pthread_mutex_lock(&lock);
-    status = collect(owner, &l, &n);
-    if (status == NCS_NOERR) {
-        for (size_t i = 0; i < n; i++) {
-            status = evict(l[i], writeback, 0);
-            if (status != NCS_NOERR) {
-                /* keep going: the file is closing; report the first error */
-                if (first == NCS_NOERR)
-                    first = status;
-                evict(l[i], 0, 0);
-            }
-        }
-        free(l);
-        status = first;
-        for (entry *e = ghead, *next; e != NULL; e = next) {
-            next = e->next;
-            if (e->owner == owner)
-                ghost_free(e);
-        }
-        if (used == 0) {
-            /* nothing cached: the next working set starts from the floor */
-            target = budget < TARGET_FLOOR ? budget : TARGET_FLOOR;
-            ghosts_trim();
-        }
-    }
-    pthread_mutex_unlock(&lock);
-    return status;
-}
-
 /* ---- dropping the entries of many owners at once --------------------------
  * A file's close drops every variable's entries: one pass over the lists,
  * each entry's owner found by binary search in the owners sorted by
@@ -518,6 +484,11 @@ int ncsi_cache_drop_all(void *const *owners, size_t n, int writeback)
     free(items);
     free(t);
     return status;
+}
+
+int ncsi_cache_drop(void *owner, int writeback)
+{
+    return ncsi_cache_drop_all(&owner, 1, writeback);
 }
 
 int ncsi_cache_set_budget(size_t bytes)

@@ -1335,6 +1335,16 @@ done:
  * so that names swapped among the variables never collide; pass 1 gives
  * the final names, after the dimension-only scales have moved off the
  * names they free. */
+/* A link name not in the file and not a netCDF name (a leading space),
+ * for an object on its way to another name. */
+static void temp_name(hid_t fid, const char *what, int i, char *out, size_t n)
+{
+    unsigned serial = 0;
+    do
+        snprintf(out, n, " ncslab %s %d.%u", what, i, serial++);
+    while (H5Lexists(fid, out, H5P_DEFAULT) > 0);
+}
+
 static int relink_vars(chunked *cs, const ncs_model *m, int first, int pass)
 {
     char tmp[64], h5name[H5NAME_MAX];
@@ -1345,11 +1355,7 @@ static int relink_vars(chunked *cs, const ncs_model *m, int first, int pass)
         if (cv->dset < 0)
             continue;
         if (pass == 0) {
-            /* not a netCDF name (a leading space), and not in the file */
-            unsigned serial = 0;
-            do
-                snprintf(tmp, sizeof tmp, " ncslab relink %d.%u", i, serial++);
-            while (H5Lexists(cs->fid, tmp, H5P_DEFAULT) > 0);
+            temp_name(cs->fid, "relink", i, tmp, sizeof tmp);
             to = tmp;
         } else if ((to = h5_name(m, i, h5name)) == NULL) {
             return NCS_ERR(NCS_EMAXNAME);
@@ -1425,10 +1431,7 @@ int ncsi_nc4_write(chunked *cs, ncs_model *m)
             if (cs->dimds[d] < 0 || strcmp(cs->dimnames[d], m->dims[d].name) == 0)
                 continue;
             if (pass == 0) {
-                unsigned serial = 0;
-                do
-                    snprintf(tmp, sizeof tmp, " ncslab rename %d.%u", d, serial++);
-                while (H5Lexists(cs->fid, tmp, H5P_DEFAULT) > 0);
+                temp_name(cs->fid, "rename", d, tmp, sizeof tmp);
                 to = tmp;
             }
             if (H5Lmove(cs->fid, cs->dimnames[d], cs->fid, to, H5P_DEFAULT, H5P_DEFAULT) < 0)

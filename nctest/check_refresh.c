@@ -6,13 +6,9 @@
  * on with the old count and reporting a bad coordinate; when it succeeds the
  * new records are read.  The failure comes from lib/io_fault.c.
  */
-#include <check.h>
 #include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
-#include "ncslab.h"
+#include "testutil.h"
 #include "io_fault.h"
 
 #define NX 3
@@ -95,14 +91,8 @@ int main(void)
 {
     Suite *s = suite_create("refresh");
     TCase *tc = tcase_create("refresh");
-    SRunner *sr;
-    int nfail;
     tcase_add_loop_test(tc, refresh_fails, 0, 3);
     tcase_add_loop_test(tc, refresh_sees_new_records, 0, 3);
     suite_add_tcase(s, tc);
-    sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    nfail = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run(s);
 }

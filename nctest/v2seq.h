@@ -63,6 +63,18 @@ typedef struct v2lib {
     int (*nctypelen)(int type);
 } v2lib;
 
+/* The initialiser of a v2lib after its name, in the fields' order: each
+ * library's file expands it where the v2 names are that library's (the
+ * names are rescanned, so v2_names.h's prefix applies). */
+#define V2SEQ_CALLS                                                            \
+    &ncerr, &ncopts,                                                           \
+    nccreate, ncopen, ncsetfill, ncredef, ncendef, ncsync, ncabort, ncclose,   \
+    ncinquire, ncdimdef, ncdimid, ncdiminq, ncdimrename,                       \
+    ncattput, ncattinq, ncattget, ncattcopy, ncattname, ncattrename, ncattdel, \
+    ncvardef, ncvarid, ncvarinq, ncvarput1, ncvarget1, ncvarput, ncvarget,     \
+    ncvarputs, ncvargets, ncvarputg, ncvargetg, ncvarrename,                   \
+    ncrecinq, ncrecget, ncrecput, nctypelen
+
 extern const v2lib v2seq_netcdf;
 extern const v2lib v2seq_ncslab;
 

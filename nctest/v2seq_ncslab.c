@@ -9,12 +9,4 @@
 #include "v2_names.h"
 #include "ncslab/netcdf.h"
 
-const v2lib v2seq_ncslab = {
-    "ncslab", &ncerr, &ncopts,
-    nccreate, ncopen, ncsetfill, ncredef, ncendef, ncsync, ncabort, ncclose,
-    ncinquire, ncdimdef, ncdimid, ncdiminq, ncdimrename,
-    ncattput, ncattinq, ncattget, ncattcopy, ncattname, ncattrename, ncattdel,
-    ncvardef, ncvarid, ncvarinq, ncvarput1, ncvarget1, ncvarput, ncvarget,
-    ncvarputs, ncvargets, ncvarputg, ncvargetg, ncvarrename,
-    ncrecinq, ncrecget, ncrecput, nctypelen,
-};
+const v2lib v2seq_ncslab = { "ncslab", V2SEQ_CALLS };

@@ -6,12 +6,4 @@
 
 #include <netcdf.h>
 
-const v2lib v2seq_netcdf = {
-    "netCDF-C", &ncerr, &ncopts,
-    nccreate, ncopen, ncsetfill, ncredef, ncendef, ncsync, ncabort, ncclose,
-    ncinquire, ncdimdef, ncdimid, ncdiminq, ncdimrename,
-    ncattput, ncattinq, ncattget, ncattcopy, ncattname, ncattrename, ncattdel,
-    ncvardef, ncvarid, ncvarinq, ncvarput1, ncvarget1, ncvarput, ncvarget,
-    ncvarputs, ncvargets, ncvarputg, ncvargetg, ncvarrename,
-    ncrecinq, ncrecget, ncrecput, nctypelen,
-};
+const v2lib v2seq_netcdf = { "netCDF-C", V2SEQ_CALLS };
