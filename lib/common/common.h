@@ -40,6 +40,35 @@ void ncsi_fastpath_init(void);
 
 
 
+/* ---- invariants -----------------------------------------------------------
+ * Below the validation boundary the code states what it knows, in the
+ * manner of SQLite:
+ *   NCSI_ASSERT(x)  x holds, because the API layer or the code above made
+ *                   it so; checked in --enable-debug builds, free otherwise.
+ *   ALWAYS(x)       a defensive test of something that should always hold:
+ *   NEVER(x)        release builds keep the test (and its error path),
+ *                   debug builds assert that it never decides otherwise.
+ * None of them is ever used on caller input or on bytes read from a file:
+ * those get real checks, and a file that breaks the format's rules is
+ * rejected through NCSI_CORRUPT(code), which makes the error as NCS_ERR
+ * does and, in debug builds, also records it as a malformed-file rejection
+ * (ncsi_last_corrupt_site), a place to put a breakpoint. */
+#ifdef NCS_DEBUG
+#define NCSI_ASSERT(x) assert(x)
+#define ALWAYS(x) ((x) ? 1 : (assert(0), 0))
+#define NEVER(x) ((x) ? (assert(0), 1) : 0)
+int ncsi_corrupt_at(int code, const char *file, int line);
+#define NCSI_CORRUPT(code) ncsi_corrupt_at((code), __FILE__, __LINE__)
+#else
+#define NCSI_ASSERT(x) ((void)0)
+#define ALWAYS(x) (x)
+#define NEVER(x) (x)
+#define NCSI_CORRUPT(code) (code)
+#endif
+/* "file:line" of the last NCSI_CORRUPT in this thread ("" in release
+ * builds, or when none). */
+const char *ncsi_last_corrupt_site(void);
+
 /* ---- memory -----------------------------------------------------------------
  * Every allocation of the library goes through these (alloc.c), so the
  * fault-injection tests can link a version that makes the Nth one fail

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #ifdef NCS_DEBUG
-static _Thread_local const char *err_file;
-static _Thread_local int err_line;
-static _Thread_local char err_site[256];
+static _Thread_local const char *err_file, *corrupt_file;
+static _Thread_local int err_line, corrupt_line;
+static _Thread_local char err_site[256], corrupt_site[256];
 
 int ncsi_error_at(int code, const char *file, int line)
 {
@@ -22,15 +22,37 @@ int ncsi_error_at(int code, const char *file, int line)
     return code;
 }
 
+int ncsi_corrupt_at(int code, const char *file, int line)
+{
+    corrupt_file = file;
+    corrupt_line = line;
+    return ncsi_error_at(code, file, line);
+}
+
+static const char *site(const char *file, int line, char *buf, size_t n)
+{
+    if (file == NULL)
+        return "";
+    snprintf(buf, n, "%s:%d", file, line);
+    return buf;
+}
+
 const char *ncsi_last_error_site(void)
 {
-    if (err_file == NULL)
-        return "";
-    snprintf(err_site, sizeof err_site, "%s:%d", err_file, err_line);
-    return err_site;
+    return site(err_file, err_line, err_site, sizeof err_site);
+}
+
+const char *ncsi_last_corrupt_site(void)
+{
+    return site(corrupt_file, corrupt_line, corrupt_site, sizeof corrupt_site);
 }
 #else
 const char *ncsi_last_error_site(void)
+{
+    return "";
+}
+
+const char *ncsi_last_corrupt_site(void)
 {
     return "";
 }
