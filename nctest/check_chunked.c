@@ -946,7 +946,7 @@ END_TEST
 
 /* ---- contiguous variables in cached blocks ------------------------------------------ */
 
-/* Whether the library's fast paths are on, as lib/api_file.c decides. */
+/* Whether the library's fast paths are on, as lib/api/api_file.c decides. */
 static int fastpath_on(void)
 {
     const char *e = getenv("NCSLAB_FASTPATH");

@@ -102,7 +102,7 @@ static const crash_ops ops = { make_file, crash_writer, kill_check, CV_NRECORDS 
  * write (torn at the page boundary nearest its middle, as a killed process's
  * write ends; not at all when it lies within a page) and every change of the
  * file's size made by a shorter writer is in turn the moment of death: the
- * fault-injecting byte I/O (lib/io_fault.c, which both back ends open their
+ * fault-injecting byte I/O (tests/support/io_fault.c, which both back ends open their
  * files through) fails the Nth operation of the kind and, at that moment,
  * copies the file -- what a process killed then leaves behind.  Each copy
  * must pass check_file against the last sync completed before the fault,

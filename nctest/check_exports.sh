@@ -3,7 +3,7 @@
 #
 #   lib/.libs/libncslab.so      every defined dynamic symbol starts with ncs_,
 #                               and the set is exactly lib/libncslab.sym
-#   lib/.libs/libncslab_v2.so   the set is exactly lib/v2/libncslab_v2.sym
+#   lib/.libs/libncslab_v2.so   the set is exactly lib/compat/v2/libncslab_v2.sym
 #                               (netCDF's own v2 names, so no prefix rule);
 #                               checked when that library was built
 #
@@ -85,6 +85,6 @@ check "$lib" "$srcdir/lib/libncslab.sym" ncs_
 
 lib=$top_builddir/lib/.libs/libncslab_v2.so
 if [ -f "$lib" ]; then
-    check "$lib" "$srcdir/lib/v2/libncslab_v2.sym" ""
+    check "$lib" "$srcdir/lib/compat/v2/libncslab_v2.sym" ""
 fi
 exit $status

@@ -60,7 +60,8 @@
 #endif
 
 #include "testutil.h"
-#include "ncs_int.h"
+#include "io.h"
+#include "alloc_fault.h"
 #include "io_fault.h"
 #include "fault_script.h"
 

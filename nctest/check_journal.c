@@ -1,6 +1,6 @@
 /*
  * check_journal.c -- the rollback journal of classic redefinitions
- * (lib/journal.c): what it holds, when it exists, recovery at open and its
+ * (lib/store/classic/journal.c): what it holds, when it exists, recovery at open and its
  * lock.
  *
  * A "crash at write N" runs the redefinition in a child process whose Nth
@@ -53,7 +53,7 @@
 #include <zlib.h>
 
 #include "ncslab.h"
-#include "ncs_int.h"
+#include "io.h"
 #include "io_fault.h"
 #include "journal.h"
 

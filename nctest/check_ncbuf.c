@@ -1,5 +1,5 @@
 /*
- * check_ncbuf.c -- lib/classic_ncbuf.c's shortcuts against its plain
+ * check_ncbuf.c -- lib/store/classic/classic_ncbuf.c's shortcuts against its plain
  * piece-by-piece path.  classic.c skips a one-element read the buffer
  * holds and has counted (ncsi_ncbuf_read_quiet), and hands other data
  * requests to the model through ncsi_ncbuf_inside (a request the buffer's

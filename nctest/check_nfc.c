@@ -36,7 +36,7 @@
 #include <netcdf.h>
 #endif
 
-/* lib/nfc.c; declared in lib/ncs_int.h once integrated */
+/* lib/model/nfc.c; declared in lib/model/model.h */
 int ncsi_nfc(const char *in, char **out);
 
 #define NELEMS(a) (sizeof(a) / sizeof((a)[0]))

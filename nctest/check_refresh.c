@@ -4,7 +4,7 @@
  * file (another process may have added records).  When that re-read fails
  * the read fails with the I/O error, as netCDF-C's does, rather than going
  * on with the old count and reporting a bad coordinate; when it succeeds the
- * new records are read.  The failure comes from lib/io_fault.c.
+ * new records are read.  The failure comes from tests/support/io_fault.c.
  */
 #include <errno.h>
 

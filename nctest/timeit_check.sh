@@ -28,7 +28,7 @@ run() {
 
 # The one program links netCDF-C and ncslab's v2 sources: each v2 function
 # (the list libncslab_v2 exports) must be netCDF-C's there, ncslab's own
-# copy renamed by lib/v2/v2_names.h; an unrenamed definition would take
+# copy renamed by lib/compat/v2/v2_names.h; an unrenamed definition would take
 # the place of netCDF-C's function without a word from the linker.  (Data
 # symbols are left out: netCDF-C's ncerr and ncopts are copied into the
 # program by the linker, so they are defined there legitimately.)
@@ -36,7 +36,7 @@ srcdir=${srcdir:-.}
 bin=$top_builddir/nctest/timeit/.libs/timeit
 [ -f "$bin" ] || bin=$timeit
 if nm --defined-only "$bin" >"$tmp/nm" 2>/dev/null; then
-    sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$srcdir/lib/v2/libncslab_v2.sym" |
+    sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$srcdir/lib/compat/v2/libncslab_v2.sym" |
         sort -u >"$tmp/v2names"
     awk 'NF >= 3 && $2 ~ /^[Tt]$/ { print $3 }' "$tmp/nm" | sort -u >"$tmp/defined"
     clash=$(comm -12 "$tmp/v2names" "$tmp/defined")

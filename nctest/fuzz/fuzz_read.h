@@ -38,7 +38,7 @@
 #define FZ_MAX_READ (1u << 20)
 #define FZ_SAMPLE 4096u
 
-/* NFC copy of a UTF-8 name (lib/nfc.c; the targets link the library's
+/* NFC copy of a UTF-8 name (lib/model/nfc.c; the targets link the library's
  * internals). */
 int ncsi_nfc(const char *in, char **out);
 

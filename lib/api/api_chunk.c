@@ -1,0 +1,189 @@
+/*
+ * api_chunk.c -- public entry points for chunked storage settings and the
+ * shared chunk cache.
+ *
+ * Storage settings belong to the back end: a back end without chunks (the
+ * classic one) leaves def_storage NULL, and every setting call on such a
+ * file fails with NCS_ENOTNC4, as netCDF-C answers for classic files;
+ * inquiries report contiguous, unfiltered storage.
+ */
+#include "api.h"
+
+#include <string.h>
+
+static int storage_target(int ncid, int varid, int define, ncs_file **fp)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (define && f->store->def_storage == NULL)
+        return NCS_ERR(NCS_ENOTNC4);
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    /* define-mode rules are the back end's (NCS_ELATEDEF comes first) */
+    *fp = f;
+    return NCS_NOERR;
+}
+
+/* The variable's settings: the back end's, or those of contiguous storage. */
+static int get_storage(ncs_file *f, int varid, ncs_storage *st)
+{
+    memset(st, 0, sizeof *st);
+    st->contiguous = 1;
+    if (f->store->inq_storage == NULL)
+        return NCS_NOERR;
+    return f->store->inq_storage(f, varid, st);
+}
+
+/* Read-modify-write of one variable's settings. */
+#define UPDATE_STORAGE(ncid, varid, st, change)                  \
+    do {                                                         \
+        ncs_file *f_;                                            \
+        int s_ = storage_target((ncid), (varid), 1, &f_);        \
+        if (s_ == NCS_NOERR)                                     \
+            s_ = get_storage(f_, (varid), &(st));                \
+        if (s_ != NCS_NOERR)                                     \
+            return s_;                                           \
+        change;                                                  \
+        return f_->store->def_storage(f_, (varid), &(st));       \
+    } while (0)
+
+int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes)
+{
+    ncs_storage st;
+    if (storage != NCS_CHUNKED && storage != NCS_CONTIGUOUS)
+        return NCS_ERR(NCS_EINVAL);
+    UPDATE_STORAGE(ncid, varid, st, {
+        st.contiguous = storage == NCS_CONTIGUOUS;
+        /* NULL chunksizes: the shape set before, else the default */
+        if (!st.contiguous && chunksizes != NULL) {
+            st.chunks_set = 1;
+            for (int d = 0; d < f_->model.vars[varid].ndims; d++)
+                st.chunks[d] = chunksizes[d];
+        }
+    });
+}
+
+int ncs_def_var_deflate(int ncid, int varid, int shuffle, int deflate, int level)
+{
+    ncs_storage st;
+    if (deflate && (level < 0 || level > 9))
+        return NCS_ERR(NCS_EINVAL);
+    UPDATE_STORAGE(ncid, varid, st, {
+        st.shuffle = shuffle != 0;
+        st.deflate_level = deflate ? level : 0;
+    });
+}
+
+int ncs_def_var_zstd(int ncid, int varid, int level)
+{
+    ncs_storage st;
+    if (level < 0 || level > 22)
+        return NCS_ERR(NCS_EINVAL);
+    UPDATE_STORAGE(ncid, varid, st, { st.zstd_level = level; });
+}
+
+int ncs_def_var_fletcher32(int ncid, int varid, int fletcher32)
+{
+    ncs_storage st;
+    UPDATE_STORAGE(ncid, varid, st, { st.fletcher32 = fletcher32 != 0; });
+}
+
+int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = get_storage(f, varid, &st);
+    if (status != NCS_NOERR)
+        return status;
+    if (storagep != NULL)
+        *storagep = st.compact ? NCS_COMPACT : st.contiguous ? NCS_CONTIGUOUS : NCS_CHUNKED;
+    if (chunksizes != NULL && !st.contiguous)
+        for (int d = 0; d < f->model.vars[varid].ndims; d++)
+            chunksizes[d] = (size_t)st.chunks[d];
+    return NCS_NOERR;
+}
+
+int ncs_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *levelp)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = get_storage(f, varid, &st);
+    if (status != NCS_NOERR)
+        return status;
+    if (shufflep != NULL)
+        *shufflep = st.shuffle;
+    if (deflatep != NULL)
+        *deflatep = st.deflate_level > 0;
+    if (levelp != NULL)
+        *levelp = st.deflate_level > 0 ? st.deflate_level : 0;
+    return NCS_NOERR;
+}
+
+int ncs_inq_var_zstd(int ncid, int varid, int *levelp)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = get_storage(f, varid, &st);
+    if (status == NCS_NOERR && levelp != NULL)
+        *levelp = st.zstd_level;
+    return status;
+}
+
+int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = get_storage(f, varid, &st);
+    if (status == NCS_NOERR && fletcher32p != NULL)
+        *fletcher32p = st.fletcher32;
+    return status;
+}
+
+/* ---- the shared chunk cache ---------------------------------------------- */
+
+int ncs_set_chunk_cache(size_t bytes)
+{
+    if (bytes == 0)
+        return NCS_ERR(NCS_EINVAL);
+    return ncsi_cache_set_budget(bytes);
+}
+
+int ncs_get_chunk_cache(size_t *bytesp)
+{
+    if (bytesp != NULL)
+        *bytesp = ncsi_cache_budget();
+    return NCS_NOERR;
+}
+
+int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
+                        unsigned long long *evictionsp, unsigned long long *bytes_readp,
+                        unsigned long long *bytes_writtenp)
+{
+    ncs_cache_counters c;
+    ncsi_cache_counters(&c);
+    if (hitsp != NULL)
+        *hitsp = c.hits;
+    if (missesp != NULL)
+        *missesp = c.misses;
+    if (evictionsp != NULL)
+        *evictionsp = c.evictions;
+    if (bytes_readp != NULL)
+        *bytes_readp = c.bytes_read;
+    if (bytes_writtenp != NULL)
+        *bytes_writtenp = c.bytes_written;
+    return NCS_NOERR;
+}
+
+void ncs_reset_cache_stats(void)
+{
+    ncsi_cache_reset_counters();
+}

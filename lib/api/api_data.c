@@ -1,0 +1,850 @@
+/*
+ * api_data.c -- public entry points for data: ncs_get, ncs_put and their
+ * one-element forms.
+ *
+ * All validation of a request happens here; the hyperslab engine and the
+ * back ends below receive a slab that is known to lie inside the variable
+ * (or, for puts, inside it once the record dimension has grown).
+ *
+ * netCDF-C checks a request differently depending on which of its calls
+ * made it: vara (no stride, no map), vars (stride) or varm (map).  The
+ * error codes differ in corner cases (reading past the last record of a
+ * writable file is NC_EEDGE through vara, for instance), and legacy
+ * programs see them, so the three orders are reproduced here.  A strided
+ * request whose count fits but whose stride steps past the end transfers
+ * the elements that exist and then fails, as netCDF-C's element-wise
+ * fallback does.
+ */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { PATH_VARA, PATH_VARS, PATH_VARM };
+
+typedef struct request {
+    ncs_file *f;
+    ncs_var *v;
+    int memtype;
+    int put;
+} request;
+
+/* Finds the file and variable and settles the memory type.  The order of
+ * the checks is netCDF-C's, which depends on the call and the back end:
+ *   - a classic file's vara path (one-element calls included) checks the
+ *     mode first and answers NCS_EGLOBAL for NCS_GLOBAL, but a vara call
+ *     with no memory type (nc_get_vara) first asks the variable's type, so
+ *     a bad varid is NCS_ENOTVAR before the mode;
+ *   - its strided and mapped paths start by inquiring the variable (so
+ *     NCS_ENOTVAR) and meet the mode checks only when they transfer;
+ *   - a netCDF-4 file finds the variable first (NCS_ENOTVAR, NCS_GLOBAL
+ *     included) and then checks the mode, on its vara and vars paths, but
+ *     a write to a read-only file fails only once the coordinates and
+ *     edges have been checked (netCDF-C has no check of its own there: HDF5
+ *     refuses the write, doc/v2.md bug 5); its
+ *     mapped path is netCDF-C's generic one, which meets the mode only
+ *     when it transfers (so a mapped write of nothing to a read-only file
+ *     returns 0).
+ * one: a one-element call (ncs_get1, ncs_put1). */
+static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
+                  request *r)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    int nc4;
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    r->f = f;
+    r->put = put;
+    nc4 = f->version == 4;
+    if ((nc4 || (memtype == NCS_NAT && !one)) && (varid < 0 || varid >= f->model.nvars))
+        return NCS_ERR(NCS_ENOTVAR);
+    if (path == PATH_VARA || (nc4 && path == PATH_VARS)) {
+        if (put && !nc4 && !(f->flags & NCSI_F_WRITE))
+            return NCS_ERR(NCS_EPERM);
+        if (f->flags & NCSI_F_INDEF)
+            return NCS_ERR(NCS_EINDEFINE);
+        if (varid == NCS_GLOBAL)
+            return NCS_ERR(NCS_EGLOBAL);
+    }
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    r->v = &f->model.vars[varid];
+    if (memtype == NCS_NAT)
+        memtype = r->v->type;
+    if (ncsi_type_size(memtype) == 0)
+        return NCS_ERR(NCS_EBADTYPE);
+    if ((memtype == NCS_CHAR) != (r->v->type == NCS_CHAR))
+        return NCS_ERR(NCS_ECHAR);
+    r->memtype = memtype;
+    return NCS_NOERR;
+}
+
+static int mode_check(const request *r)
+{
+    if (r->put && !(r->f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    if (r->f->flags & NCSI_F_INDEF)
+        return NCS_ERR(NCS_EINDEFINE);
+    return NCS_NOERR;
+}
+
+/* In a read-only shared file another process may have added records.  A
+ * record count that cannot be re-read fails the request with that error,
+ * as netCDF-C's coordinate check fails when its re-read of numrecs does:
+ * going on with the old count would report a bad edge or coordinate for
+ * what is an I/O error. */
+static int maybe_refresh(request *r, const size_t *start, const size_t *count)
+{
+    ncs_file *f = r->f;
+    if (r->v->isrec && !(f->flags & NCSI_F_WRITE) && (f->flags & NCSI_F_SHARE) &&
+        start[0] + (count ? count[0] : 1) > f->model.numrecs)
+        return ncsi_store_refresh(f);
+    return NCS_NOERR;
+}
+
+/* Length of dimension d of the request's variable as a bound: the record
+ * count for reads, unbounded for writes of the record dimension. */
+static uint64_t dim_bound(const request *r, int d, int *unbounded)
+{
+    *unbounded = 0;
+    if (d == 0 && r->v->isrec) {
+        if (r->put)
+            *unbounded = 1;
+        return r->f->model.numrecs;
+    }
+    return r->v->shape[d];
+}
+
+/* netCDF-C's vara checks: every coordinate, then every edge. */
+static int check_vara(const request *r, const size_t *start, const size_t *count)
+{
+    const ncs_var *v = r->v;
+    int ro = !(r->f->flags & NCSI_F_WRITE);
+    uint64_t numrecs = r->f->model.numrecs;
+    for (int d = 0; d < v->ndims; d++) {
+        if (d == 0 && v->isrec) {
+            /* netCDF-C's sanity limit, in every format */
+            if (start[0] > UINT32_MAX)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (ro && start[0] > numrecs)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            continue;
+        }
+        if (start[d] > v->shape[d])
+            return NCS_ERR(NCS_EINVALCOORDS);
+    }
+    for (int d = 0; d < v->ndims; d++) {
+        if (d == 0 && v->isrec) {
+            if (ro && start[0] == numrecs && count[0] > 0)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            continue;
+        }
+        if (start[d] == v->shape[d] && count[d] > 0)
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (count[d] > v->shape[d] - start[d])
+            return NCS_ERR(NCS_EEDGE);
+    }
+    if (v->isrec && !r->put && (start[0] > numrecs || count[0] > numrecs - start[0]))
+        return NCS_ERR(NCS_EEDGE);
+    return NCS_NOERR;
+}
+
+/* netCDF-C refuses strides that are not positive or reach 2^31-1. */
+static int bad_stride(ptrdiff_t s)
+{
+    return s <= 0 || s >= INT32_MAX;
+}
+
+/* netCDF-C's netCDF-4 checks of a request, strided or not: every stride,
+ * then each dimension in turn, its start inside (or at the end with
+ * nothing to move) and its last index inside; nothing moves when one is
+ * not.  A write does not check the record dimension, which grows, nor the
+ * last index when it moves nothing at all. */
+static int check_nc4(const request *r, const size_t *start, const size_t *count,
+                     const ptrdiff_t *stride)
+{
+    const ncs_var *v = r->v;
+    int empty = 0;
+    for (int d = 0; d < v->ndims; d++) {
+        if (stride != NULL && bad_stride(stride[d]))
+            return NCS_ERR(NCS_ESTRIDE);
+        empty |= count[d] == 0;
+    }
+    for (int d = 0; d < v->ndims; d++) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb), last;
+        uint64_t st = stride != NULL ? (uint64_t)stride[d] : 1;
+        if (unb)
+            continue;
+        if (start[d] > len || (start[d] == len && count[d] > 0))
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (count[d] > 0 && !(r->put && empty) &&
+            (ncsi_mul_u64(st, count[d] - 1, &last) || ncsi_add_u64(last, start[d], &last) ||
+             last >= len))
+            return NCS_ERR(NCS_EEDGE);
+    }
+    return NCS_NOERR;
+}
+
+static int all_ones(const ptrdiff_t *stride, int nd)
+{
+    for (int d = 0; d < nd; d++)
+        if (stride[d] != 1)
+            return 0;
+    return 1;
+}
+
+/* netCDF-C's vars checks, dimension by dimension: coordinates then the
+ * stride of each dimension.  Reads bound the record dimension by the
+ * record count; writes do not check it. */
+static int check_vars(const request *r, const size_t *start, const size_t *count,
+                      const ptrdiff_t *stride)
+{
+    for (int d = 0; d < r->v->ndims; d++) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb);
+        if (!unb) {
+            if (start[d] > len)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (start[d] == len && count[d] > 0)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (count[d] > len - start[d])
+                return NCS_ERR(NCS_EEDGE);
+        }
+        if (bad_stride(stride[d]))
+            return NCS_ERR(NCS_ESTRIDE);
+    }
+    return NCS_NOERR;
+}
+
+/* netCDF-C's varm checks: strides first, then coordinates, from the last
+ * dimension to the first for reads and from the first for writes (which
+ * skip the record dimension). */
+static int check_varm(const request *r, const size_t *start, const size_t *count,
+                      const ptrdiff_t *stride)
+{
+    int nd = r->v->ndims;
+    if (stride != NULL)
+        for (int d = 0; d < nd; d++)
+            if (stride[d] == 0 || (size_t)stride[d] >= INT32_MAX)
+                return NCS_ERR(NCS_ESTRIDE);
+    for (int i = 0; i < nd; i++) {
+        int d = r->put ? i : nd - 1 - i, unb;
+        uint64_t len = dim_bound(r, d, &unb);
+        if (unb)
+            continue;
+        if (start[d] > len || (start[d] == len && count[d] > 0))
+            return NCS_ERR(NCS_EINVALCOORDS);
+        if (count[d] > len - start[d])
+            return NCS_ERR(NCS_EEDGE);
+    }
+    return NCS_NOERR;
+}
+
+static int any_zero(const size_t *count, int nd)
+{
+    for (int d = 0; d < nd; d++)
+        if (count[d] == 0)
+            return 1;
+    return 0;
+}
+
+/* The largest record count a put may make: what the header can hold, and
+ * for netCDF-4 what an HDF5 extent can be. */
+static uint64_t max_records(const ncs_file *f)
+{
+    return f->version == 5 || f->version == 4 ? (uint64_t)INT64_MAX : UINT32_MAX - 1;
+}
+
+/* A strided or mapped put on a record variable whose record start is out
+ * of reach: netCDF-C's classic code writes such a request element by
+ * element, and each element past its sanity limit (UINT32_MAX, in every
+ * classic format) is NCS_EINVALCOORDS once the mode has been checked.  A
+ * start so large that the request wraps past 2^64 is the same error here
+ * (netCDF-C returns 0 for it without writing; netCDF-4 fails in HDF5:
+ * doc/v2.md). */
+static int late_record_start(const request *r, const ncs_slab *s)
+{
+    uint64_t last;
+    if (!r->put || !r->v->isrec || s->nelems == 0)
+        return NCS_NOERR;
+    if ((r->f->version != 4 && s->start[0] > UINT32_MAX) ||
+        ncsi_mul_u64(s->count[0] - 1, s->stride[0], &last) ||
+        ncsi_add_u64(last, s->start[0], &last) || last >= (uint64_t)INT64_MAX)
+        return NCS_ERR(NCS_EINVALCOORDS);
+    return NCS_NOERR;
+}
+
+/* Builds the slab, clipping strided extents that step past a bound; returns
+ * the error such a clip implies (0 when nothing was clipped). */
+static int build_slab(const request *r, int path, const size_t *start,
+                      const size_t *count, const ptrdiff_t *stride,
+                      const ptrdiff_t *imap, ncs_slab *s, int *clip_err)
+{
+    const ncs_var *v = r->v;
+    int nd = v->ndims;
+    uint64_t nelems = 1, nelems_all = 1, natural = 1;
+    int rec_only = 1, clipped = 0, wide = 0;
+
+    int status = ncsi_slab_init(s, nd);
+    *clip_err = NCS_NOERR;
+    if (status != NCS_NOERR)
+        return status;
+    s->isrec = v->isrec;
+    for (int d = nd - 1; d >= 0; d--) {
+        int unb;
+        uint64_t len = dim_bound(r, d, &unb);
+        uint64_t st = stride != NULL ? (uint64_t)stride[d] : 1;
+        uint64_t c = count[d];
+        s->start[d] = start[d];
+        s->stride[d] = st;
+        if (!unb && c > 0 && st > 1 && start[d] + (c - 1) * st >= len) {
+            /* elements that exist: indices start + i*st < len */
+            c = (len - start[d] + st - 1) / st;
+            clipped = 1;
+            if (!(d == 0 && v->isrec))
+                rec_only = 0;
+        }
+        s->count[d] = c;
+        s->imap[d] = imap != NULL ? imap[d] : (ptrdiff_t)natural;
+        /* only a record count is unchecked so far; a request of more
+         * elements than memory can address is too long an edge */
+        wide |= ncsi_mul_u64(natural, count[d], &natural) || natural > (uint64_t)PTRDIFF_MAX;
+        nelems *= c;
+        nelems_all *= count[d];
+    }
+    if (wide && !any_zero(count, nd))
+        return NCS_ERR(NCS_EEDGE);
+    s->nelems = nd == 0 ? 1 : nelems;
+    /* Records a put needs.  netCDF-C's vara path grows the record count to
+     * start + count even when nothing is written (a zero count); its
+     * strided and mapped paths return early instead. */
+    s->recs_needed = 0;
+    if (r->put && v->isrec) {
+        /* the record count must stay within what the header can hold */
+        uint64_t max = max_records(r->f);
+        uint64_t last;
+        if (path == PATH_VARA && r->f->version == 4 && any_zero(count, nd)) {
+            /* netCDF-4 files grow only by data written: an empty write
+             * neither grows nor checks the record start */
+        } else if (path == PATH_VARA) {
+            /* (a classic start past its limit was refused already) */
+            if (start[0] > max)
+                return NCS_ERR(NCS_EINVALCOORDS);
+            if (count[0] > max - start[0])
+                return NCS_ERR(NCS_EEDGE);
+            s->recs_needed = start[0] + count[0];
+        } else if (s->nelems > 0 && late_record_start(r, s) == NCS_NOERR) {
+            if (ncsi_mul_u64(s->count[0] - 1, s->stride[0], &last) || start[0] > max ||
+                last >= max - start[0])
+                return NCS_ERR(NCS_EEDGE);
+            s->recs_needed = start[0] + last + 1;
+        }
+    }
+    *clip_err = NCS_NOERR;
+    if (clipped && nelems_all > 0) {
+        int ro = !(r->f->flags & NCSI_F_WRITE);
+        /* (netCDF-C's netCDF-4 code: past the records is a coordinate
+         * error in any mode) */
+        *clip_err = (rec_only && !ro && r->f->version != 4) ? NCS_ERR(NCS_EEDGE)
+                                                           : NCS_ERR(NCS_EINVALCOORDS);
+    }
+    return NCS_NOERR;
+}
+
+/* The memory span of the request must be addressable: the sum of
+ * |imap[d]| * (count[d]-1) elements, in bytes, must fit a ptrdiff_t. */
+static int check_memory(const ncs_slab *s, size_t msz)
+{
+    uint64_t span = 0;
+    for (int d = 0; d < s->ndims; d++) {
+        uint64_t m = (uint64_t)(s->imap[d] < 0 ? -(s->imap[d] + 1) + 1 : s->imap[d]), t;
+        if (s->count[d] == 0)
+            return NCS_NOERR;
+        if (ncsi_mul_u64(m, s->count[d] - 1, &t) || ncsi_add_u64(span, t, &span))
+            return NCS_ERR(NCS_EINVAL);
+    }
+    if (ncsi_mul_u64(span + 1, msz, &span) || span > (uint64_t)PTRDIFF_MAX)
+        return NCS_ERR(NCS_EINVAL);
+    return NCS_NOERR;
+}
+
+/* A get with a map that is not the natural order goes through pieces of
+ * the slab of at most MAPPED_PIECE bytes.  Where the back end has a view
+ * of a piece (its elements in one piece of its cache) and memtype is the
+ * variable's own type, ncsi_slab_place puts them straight from there into
+ * memory with the map, byte-reversing where the file's order is not the
+ * host's; the pieces are then at most MAPPED_SMALL bytes, so that most lie
+ * in one page, as long as each still holds whole planes to transpose.
+ * Otherwise a piece is read in natural order, by the back end's plain
+ * path, into a dense buffer, and placed from there (transposing 2-D planes
+ * in tiles).  A fast path, off with NCSLAB_FASTPATH=0: the general path
+ * hands the map to the back end, which moves the elements run by run. */
+#define MAPPED_PIECE (256 * 1024)
+#define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
+
+#define MAPPED_FAST_DIMS 8
+
+/* p (count and imap set, start and count also in pst and pct) placed into
+ * buf from the back end's view of it, in pieces along the dimension outside
+ * its planes (scratch for those across two pages of the cache);
+ * NCSI_DECLINED where there is none.  Only for memtype the variable's own
+ * type (msz bytes). */
+static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *pct,
+                      const ncs_slab *p, size_t msz, void *buf, unsigned char *scratch,
+                      size_t nscratch)
+{
+    ptrdiff_t step[MAPPED_FAST_DIMS];
+    const unsigned char *from[NCSI_VIEW_MAX];
+    int swap, apart, pd = ncsi_slab_pieces_dim(p);
+    if ((pd >= 0 && pct[pd] > NCSI_VIEW_MAX) ||
+        f->store->view(f, varid, pst, pct, pd, from, &apart, step, &swap, scratch, nscratch) !=
+            NCS_NOERR)
+        return NCSI_DECLINED;
+    for (int d = 0; d < p->ndims; d++) {
+        if (p->count[d] == 1)
+            step[d] = 0;
+        else if (step[d] % (ptrdiff_t)msz != 0)
+            return NCSI_DECLINED;            /* records need not be whole elements */
+        else
+            step[d] /= (ptrdiff_t)msz;
+    }
+    if (apart && pd >= 0)
+        return ncsi_slab_place_pieces(p, pd, from, step, swap, buf, msz);
+    return ncsi_slab_place(p, from[0], step, swap, buf, msz);
+}
+
+/* Whether a mapped get of s in memtype may take the view: the variable's
+ * own type, a back end with views, and the dimensions from the one the map
+ * makes contiguous (if any) inward at most MAPPED_SMALL bytes. */
+static int viewable(const ncs_file *f, int varid, const ncs_slab *s, int memtype)
+{
+    uint64_t whole = ncsi_type_size(memtype);
+    int d1 = s->ndims;
+    if (f->store->view == NULL || memtype != f->model.vars[varid].type)
+        return 0;
+    for (int d = s->ndims - 1; d >= 0; d--)
+        if (s->count[d] > 1 && s->imap[d] == 1)
+            d1 = d;
+    for (int d = d1; d < s->ndims; d++)
+        whole *= s->count[d];
+    return whole <= MAPPED_SMALL;
+}
+
+static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
+{
+    size_t msz = ncsi_type_size(memtype);
+    int nd = s->ndims, k = nd - 1, erange = 0, status;
+    uint64_t inner = msz, per, limit = MAPPED_PIECE, idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
+    union { unsigned char b[MAPPED_SMALL]; uint64_t align; } small;
+    unsigned char *tmp = NULL;
+    ncs_slab p;
+    /* with unit strides each piece is a plain request, which the back
+     * end's fast path or view may take */
+    size_t pst[MAPPED_FAST_DIMS], pct[MAPPED_FAST_DIMS];
+    int plain = f->store->get_vara != NULL && (unsigned)varid < (unsigned)f->nfast &&
+                nd <= MAPPED_FAST_DIMS, view;
+
+    assert(nd > 0 && s->nelems > 0);
+    for (int d = 0; d < nd && plain; d++)
+        plain = s->stride[d] == 1;
+    view = plain && viewable(f, varid, s, memtype);
+    per = 0;
+    if (view) {
+        /* pieces of up to NCSI_VIEW_MAX planes (the dimension outside
+         * them), where a plane fits the scratch (MAPPED_SMALL); else of at
+         * most MAPPED_SMALL bytes, so that most lie in one page.  The
+         * planes of a piece across page boundaries must fit the scratch:
+         * n dense planes cross at most n * plane / NCSI_CLASSIC_PAGE + 1.
+         * (Sized without this, 20 planes of 30x40 doubles crossed three,
+         * and the dense path took them: 4.2 -> 5.1 us.) */
+        int pd = ncsi_slab_pieces_dim(s);
+        uint64_t plane = msz, fit;
+        limit = MAPPED_SMALL;
+        for (int d = pd + 1; pd >= 0 && d < nd; d++)
+            plane *= s->count[d];
+        if (pd >= 0 && plane <= MAPPED_SMALL) {
+            k = pd;
+            inner = plane;
+            fit = MAPPED_SMALL / plane;          /* planes the scratch holds */
+            per = (fit * NCSI_CLASSIC_PAGE - 1) / plane;
+            if (per > NCSI_VIEW_MAX)
+                per = NCSI_VIEW_MAX;
+            if (per > s->count[k])
+                per = s->count[k];
+        }
+    }
+    /* pieces: single indices of dimensions 0..k-1, per indices of k, the
+     * dimensions after k whole */
+    if (per == 0) {
+        while (k > 0 && inner * s->count[k] <= limit) {
+            inner *= s->count[k];
+            k--;
+        }
+        per = limit / inner;
+        if (per > s->count[k])
+            per = s->count[k];
+    }
+    status = ncsi_slab_copy(&p, s);
+    if (status != NCS_NOERR)
+        return status;
+    if (k > NCSI_SLAB_INLINE)
+        idx = ncsi_malloc((size_t)k * sizeof *idx);
+    if (idx == NULL) {
+        status = NCS_ERR(NCS_ENOMEM);
+        goto done;
+    }
+    for (int d = 0; d < k; d++)
+        idx[d] = 0;
+    for (;;) {
+        for (uint64_t j = 0; j < s->count[k]; j += per) {
+            ptrdiff_t moff = 0, step = 1;
+            unsigned char *out;
+            for (int d = 0; d < k; d++) {
+                p.start[d] = s->start[d] + idx[d] * s->stride[d];
+                p.count[d] = 1;
+                moff += (ptrdiff_t)idx[d] * s->imap[d];
+            }
+            p.start[k] = s->start[k] + j * s->stride[k];
+            p.count[k] = s->count[k] - j < per ? s->count[k] - j : per;
+            moff += (ptrdiff_t)j * s->imap[k];
+            p.nelems = p.count[k] * (inner / msz);
+            out = (unsigned char *)buf + moff * (ptrdiff_t)msz;
+            status = NCSI_DECLINED;
+            if (plain) {
+                for (int d = 0; d < nd; d++) {
+                    pst[d] = (size_t)p.start[d];
+                    pct[d] = (size_t)p.count[d];
+                }
+                if (view) {
+                    status = place_view(f, varid, pst, pct, &p, msz, out, small.b,
+                                        sizeof small.b);
+                    if (status == NCS_NOERR)
+                        continue;
+                    if (status != NCSI_DECLINED)
+                        goto done;
+                }
+            }
+            if (tmp == NULL) {
+                /* the dense buffer, when first needed */
+                tmp = per * inner <= MAPPED_SMALL ? small.b : ncsi_malloc((size_t)(per * inner));
+                if (tmp == NULL) {
+                    status = NCS_ERR(NCS_ENOMEM);
+                    goto done;
+                }
+            }
+            for (int d = nd - 1; d >= 0; d--) {
+                p.imap[d] = step;
+                step *= (ptrdiff_t)p.count[d];
+            }
+            if (plain)
+                status = f->store->get_vara(f, varid, pst, pct, memtype, tmp);
+            if (status == NCSI_DECLINED)
+                status = f->store->get(f, varid, &p, memtype, tmp);
+            if (status == NCS_ERANGE)
+                erange = 1;
+            else if (status != NCS_NOERR)
+                goto done;
+            for (int d = 0; d < nd; d++)
+                p.imap[d] = s->imap[d];
+            status = ncsi_slab_place(&p, tmp, NULL, 0, out, msz);
+            if (status != NCS_NOERR)
+                goto done;
+        }
+        int d;
+        for (d = k - 1; d >= 0; d--) {
+            if (++idx[d] < s->count[d])
+                break;
+            idx[d] = 0;
+        }
+        if (d < 0)
+            break;
+    }
+    if (erange)
+        status = NCS_ERANGE;
+done:
+    if (tmp != small.b)
+        free(tmp);
+    if (idx != idx_inl)
+        free(idx);
+    ncsi_slab_release(&p);
+    return status;
+}
+
+static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
+                    const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                    void *buf, int put, int one)
+{
+    static const size_t zeros[NCS_MAX_VAR_DIMS];
+    size_t full_inl[NCSI_SLAB_INLINE], *full = full_inl;
+    ncs_slab s;
+    request r = { 0 };
+    int path, status, clip_err, have_slab = 0;
+
+    path = imap != NULL ? PATH_VARM : stride != NULL ? PATH_VARS : PATH_VARA;
+    status = lookup(ncid, varid, memtype, put, path, one, &r);
+    if (status != NCS_NOERR)
+        return status;
+    if (path != PATH_VARA && r.v->ndims == 0) {
+        /* a scalar goes straight to netCDF-C's vara path */
+        status = mode_check(&r);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (start == NULL)
+        start = zeros;
+    if (r.v->ndims > 0) {
+        status = maybe_refresh(&r, start, count);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    if (count == NULL) {
+        if (r.v->ndims > NCSI_SLAB_INLINE) {
+            full = ncsi_malloc((size_t)r.v->ndims * sizeof *full);
+            if (full == NULL)
+                return NCS_ERR(NCS_ENOMEM);
+        }
+        for (int d = 0; d < r.v->ndims; d++) {
+            uint64_t len = (d == 0 && r.v->isrec) ? r.f->model.numrecs : r.v->shape[d];
+            full[d] = start[d] < len ? (size_t)(len - start[d]) : 0;
+        }
+        count = full;
+    }
+    if (r.v->ndims == 0) {
+        status = NCS_NOERR;
+        if (r.f->version == 4 && path == PATH_VARA)
+            status = mode_check(&r);
+    } else if (r.f->version == 4 && path != PATH_VARM) {
+        status = check_nc4(&r, start, count, stride);
+        if (status == NCS_NOERR && !put && any_zero(count, r.v->ndims))
+            goto done;
+        if (status == NCS_NOERR)
+            status = mode_check(&r);
+    } else if (path == PATH_VARA) {
+        status = check_vara(&r, start, count);
+    } else if (path == PATH_VARS) {
+        status = check_vars(&r, start, count, stride);
+        if (status != NCS_NOERR)
+            goto done;
+        /* A read of nothing ends here; a unit stride is netCDF-C's vara
+         * path from now on, for writes even when nothing is written. */
+        if (!put && any_zero(count, r.v->ndims))
+            goto done;
+        if (all_ones(stride, r.v->ndims)) {
+            path = PATH_VARA;
+            stride = NULL;
+            status = mode_check(&r);
+            if (status == NCS_NOERR)
+                status = check_vara(&r, start, count);
+        }
+    } else {
+        status = check_varm(&r, start, count, stride);
+        if (status == NCS_NOERR && any_zero(count, r.v->ndims))
+            goto done;
+    }
+    if (status != NCS_NOERR)
+        goto done;
+    status = build_slab(&r, path, start, count, stride, imap, &s, &clip_err);
+    if (status != NCS_NOERR)
+        goto done;
+    have_slab = 1;
+    if (s.nelems == 0) {
+        if (s.recs_needed > r.f->model.numrecs)
+            status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+        if (status == NCS_NOERR)
+            status = clip_err;
+        goto done;
+    }
+    if (path != PATH_VARA) {
+        /* a netCDF-4 write to a read-only file fails in HDF5 only after
+         * netCDF-C has walked the whole request */
+        if (put && r.f->version == 4 && clip_err != NCS_NOERR && !(r.f->flags & NCSI_F_WRITE)) {
+            status = clip_err;
+            goto done;
+        }
+        status = mode_check(&r);
+        if (status == NCS_NOERR)
+            status = late_record_start(&r, &s);
+        if (status != NCS_NOERR)
+            goto done;
+    }
+    if (buf == NULL) {
+        status = NCS_ERR(NCS_EINVAL);
+        goto done;
+    }
+    if (imap != NULL) {
+        status = check_memory(&s, ncsi_type_size(r.memtype));
+        if (status != NCS_NOERR)
+            goto done;
+    }
+    if (put)
+        status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+    else if (imap != NULL && ncsi_fastpath && !ncsi_slab_natural_map(&s))
+        status = get_mapped(r.f, varid, &s, r.memtype, buf);
+    else
+        status = r.f->store->get(r.f, varid, &s, r.memtype, buf);
+    if (clip_err != NCS_NOERR && (status == NCS_NOERR || status == NCS_ERANGE))
+        status = clip_err;
+done:
+    if (have_slab)
+        ncsi_slab_release(&s);
+    if (full != full_inl)
+        free(full);
+    return status;
+}
+
+/* 1 when stride and imap (either may be NULL) ask for nothing but a plain
+ * request of v: unit strides, and a map that is C order for count. */
+static int plain_request(const ncs_var *v, const size_t *count, const ptrdiff_t *stride,
+                         const ptrdiff_t *imap)
+{
+    ptrdiff_t natural = 1;
+    if (stride == NULL && imap == NULL)
+        return 1;
+    for (int d = v->ndims - 1; d >= 0; d--) {
+        if (stride != NULL && stride[d] != 1)
+            return 0;
+        if (imap != NULL && count[d] > 1 && imap[d] != natural)
+            return 0;
+        /* counts are not validated yet: one that overflows the map is no
+         * plain request, and the general path says what is wrong */
+        if (count[d] > 1 && (size_t)natural > (size_t)PTRDIFF_MAX / count[d])
+            return 0;
+        natural *= (ptrdiff_t)count[d];
+    }
+    return 1;
+}
+
+/* The file of a request the back end's fast paths may take (NULL: the
+ * general path): non-NULL arrays, a fast variable, and a memory type the
+ * general path would accept, resolved into *mtp.  Whether the strides and
+ * map suit a fast path is the caller's to ask (plain_request). */
+static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_t *count,
+                           int memtype, const void *buf, int *mtp)
+{
+    ncs_file *f;
+    int xt;
+    if (start == NULL || count == NULL || buf == NULL)
+        return NULL;
+    f = ncsi_file_get(ncid);
+    if (f == NULL || (unsigned)varid >= (unsigned)f->nfast)
+        return NULL;
+    xt = f->model.vars[varid].type;
+    if (!(memtype == NCS_NAT || memtype == xt ||
+          (memtype != NCS_CHAR && xt != NCS_CHAR && ncsi_type_size(memtype) != 0)))
+        return NULL;
+    *mtp = memtype == NCS_NAT ? xt : memtype;
+    return f;
+}
+
+/* A small get with a map that is not the natural order (an ncvargetg of
+ * a plane, transposed) on a file fast_file admitted, memtype resolved:
+ * placed straight from the back end's view, or read densely by its fast
+ * path into a stack buffer and placed from there, without the general
+ * path's slab.  Only unit strides, maps that are not negative, at most
+ * MAPPED_FAST_DIMS dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for
+ * anything else, and wherever the back end declines (every error). */
+static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                            void *buf)
+{
+    union { unsigned char b[MAPPED_SMALL]; uint64_t align; } dense;
+    int nd = f->model.vars[varid].ndims, status, placed;
+    size_t msz = ncsi_type_size(memtype);
+    uint64_t n = 1;
+    ncs_slab p;
+    if (nd < 1 || nd > MAPPED_FAST_DIMS || f->store->get_vara == NULL)
+        return NCSI_DECLINED;
+    for (int d = 0; d < nd; d++) {
+        if ((stride != NULL && stride[d] != 1) || count[d] == 0 || count[d] > MAPPED_SMALL ||
+            (count[d] > 1 && (imap[d] < 0 || imap[d] > (ptrdiff_t)1 << 40)))
+            return NCSI_DECLINED;
+        n *= count[d];
+        if (n * msz > MAPPED_SMALL)
+            return NCSI_DECLINED;
+    }
+    status = ncsi_slab_init(&p, nd);
+    if (status != NCS_NOERR)
+        return status;
+    for (int d = 0; d < nd; d++) {
+        p.count[d] = count[d];
+        p.imap[d] = count[d] > 1 ? imap[d] : 0;
+    }
+    p.nelems = n;
+    status = NCSI_DECLINED;
+    if (f->store->view != NULL && memtype == f->model.vars[varid].type)
+        status = place_view(f, varid, start, count, &p, msz, buf, dense.b, sizeof dense.b);
+    if (status == NCSI_DECLINED) {
+        status = f->store->get_vara(f, varid, start, count, memtype, dense.b);
+        if (status == NCS_NOERR || status == NCS_ERANGE) {
+            placed = ncsi_slab_place(&p, dense.b, NULL, 0, buf, msz);
+            if (placed != NCS_NOERR)
+                status = placed;
+        }
+    }
+    ncsi_slab_release(&p);
+    return status;
+}
+
+int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf)
+{
+    /* the common small request straight to the back end, when it has a
+     * fast path; everything else, and every error, through the general
+     * path */
+    int mt;
+    ncs_file *f = fast_file(ncid, varid, start, count, memtype, buf, &mt);
+    if (f != NULL) {
+        int status = NCSI_DECLINED;
+        if (plain_request(&f->model.vars[varid], count, stride, imap)) {
+            if (f->store->get_vara != NULL)
+                status = f->store->get_vara(f, varid, start, count, mt, buf);
+        } else if (imap != NULL) {
+            status = get_mapped_small(f, varid, start, count, stride, imap, mt, buf);
+        }
+        if (status != NCSI_DECLINED)
+            return status;
+    }
+    return transfer(ncid, varid, start, count, stride, imap, memtype, buf, 0, 0);
+}
+
+int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+            const void *buf)
+{
+    int mt;
+    ncs_file *f = fast_file(ncid, varid, start, count, memtype, buf, &mt);
+    if (f != NULL && f->store->put_vara != NULL &&
+        plain_request(&f->model.vars[varid], count, stride, imap)) {
+        int status = f->store->put_vara(f, varid, start, count, mt, buf);
+        if (status != NCSI_DECLINED)
+            return status;
+    }
+    return transfer(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1, 0);
+}
+
+static const size_t ones[NCS_MAX_VAR_DIMS] = {
+    [0 ... NCS_MAX_VAR_DIMS - 1] = 1
+};
+
+int ncsi_get1_general(ncs_file *f, int varid, const size_t *index, void *buf)
+{
+    return transfer(f->ncid, varid, index, ones, NULL, NULL, NCS_NAT, buf, 0, 1);
+}
+
+int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    /* the common case, in the variable's own type, straight to the back
+     * end (which falls back to ncsi_get1_general); anything unusual takes
+     * the general path and its checks */
+    if (f != NULL && (unsigned)varid < (unsigned)f->nfast && index != NULL &&
+        buf != NULL && (memtype == NCS_NAT || memtype == f->model.vars[varid].type))
+        return f->store->get1(f, varid, index, buf);
+    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0, 1);
+}
+
+int ncs_put1(int ncid, int varid, const size_t *index, int memtype, const void *buf)
+{
+    return transfer(ncid, varid, index, ones, NULL, NULL, memtype, (void *)buf, 1, 1);
+}

@@ -1,0 +1,131 @@
+/*
+ * engine.h -- the hyperslab engine: a validated (start, count, stride, map)
+ * request as runs and blocks (slab.c), split by a chunk grid, placed in
+ * memory (placement and transpose kernels), and the type conversions
+ * between external and memory types (convert.c).  It sees neither storage
+ * nor I/O: it depends on common only.
+ */
+#ifndef NCSI_ENGINE_H
+#define NCSI_ENGINE_H
+
+#include "common.h"
+
+/* ---- conversion ---------------------------------------------------------
+ * Decode n external (big-endian) elements of xtype at src into memory type
+ * mtype at dst, dst elements dstep apart (in elements).  Returns NCS_NOERR or
+ * NCS_ERANGE (all elements are still converted).  Encode is the reverse. */
+int ncsi_decode(int xtype, const void *src, size_t n, int mtype, void *dst,
+                ptrdiff_t dstep, int version);
+int ncsi_encode(int xtype, void *dst, size_t n, int mtype, const void *src,
+                ptrdiff_t sstep, int version);
+/* As above, external elements xstep elements apart (xstep >= 1). */
+int ncsi_decode_strided(int xtype, const void *src, ptrdiff_t xstep, size_t n,
+                        int mtype, void *dst, ptrdiff_t dstep, int version);
+int ncsi_encode_strided(int xtype, void *dst, ptrdiff_t xstep, size_t n,
+                        int mtype, const void *src, ptrdiff_t sstep, int version);
+/* The loop ncsi_decode_strided runs for (xtype, mtype) in a file of that
+ * version, for a caller that decodes many runs of one request: fn(src,
+ * xstep, dst, dstep, n) returns non-zero when some element was out of
+ * range (NCS_ERANGE). */
+typedef int (*ncsi_conv_fn)(const void *src, ptrdiff_t sstep, void *dst, ptrdiff_t dstep,
+                            size_t n);
+ncsi_conv_fn ncsi_decoder(int xtype, int mtype, int version);
+/* Where decoding xtype into mtype is a byte swap of 2-, 4- or 8-byte
+ * elements (the same type, on a little-endian host): fn(src, sgap, dst,
+ * dgap, n, rows) decodes rows of n contiguous elements, sgap and dgap
+ * bytes apart.  NULL otherwise. */
+typedef void (*ncsi_rows_fn)(const unsigned char *src, ptrdiff_t sgap, unsigned char *dst,
+                             ptrdiff_t dgap, size_t n, size_t rows);
+ncsi_rows_fn ncsi_row_decoder(int xtype, int mtype, int version);
+/* Native to native: n elements of stype, sstep apart, to dtype, dstep apart,
+ * with the same range rules. */
+int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
+                 int dtype, void *dst, ptrdiff_t dstep, int version);
+/* Writes n copies of the default fill value of xtype, big-endian, at dst. */
+void ncsi_default_fill(int xtype, void *dst, size_t n);
+
+/* ---- hyperslab engine -----------------------------------------------------
+ * A validated request, reduced to the dimensions that matter.  The engine
+ * merges adjacent dimensions that are contiguous both in the variable and in
+ * memory, then calls run() once per innermost run:
+ *   rec    record index of the run (0 for fixed variables);
+ *   elem   linear index of the run's first element within the record (the
+ *          whole variable for fixed variables);
+ *   n      elements in the run, fstep apart in the variable (in elements);
+ *   moff   memory offset of the first element, in elements;
+ *   mstep  memory distance between consecutive run elements, in elements.
+ * run() returns NCS_NOERR or an error that stops the walk; range errors are
+ * for the callback to remember, not to return. */
+#define NCSI_SLAB_INLINE 16            /* ranks up to this need no allocation */
+typedef struct ncs_slab {
+    int ndims;
+    int isrec;
+    uint64_t *start;
+    uint64_t *count;
+    uint64_t *stride;
+    ptrdiff_t *imap;                    /* memory map in elements */
+    uint64_t nelems;                    /* product of counts */
+    uint64_t recs_needed;               /* put: records the file must have */
+    uint64_t *heap;                     /* the arrays, for larger ranks */
+    uint64_t inl[4 * NCSI_SLAB_INLINE];
+} ncs_slab;
+/* Points the arrays of s at storage for ndims dimensions (inline, or
+ * allocated for large ranks); ncsi_slab_release frees what was allocated.
+ * A slab must not be copied by assignment: ncsi_slab_copy copies values. */
+int  ncsi_slab_init(ncs_slab *s, int ndims);
+void ncsi_slab_release(ncs_slab *s);
+int  ncsi_slab_copy(ncs_slab *dst, const ncs_slab *src);
+
+typedef int (*ncs_run_fn)(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
+                          uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep);
+/* dsizes as in ncs_var (record dimension counted as 1). */
+int ncsi_slab_runs(const ncs_slab *s, const uint64_t *dsizes, ncs_run_fn run,
+                   void *ctx);
+/* 1 when s->imap is the natural (dense, row-major) order of s->count, on
+ * the dimensions whose count exceeds 1. */
+int ncsi_slab_natural_map(const ncs_slab *s);
+/* Places the s->nelems elements of esz bytes of the slab from from into
+ * buf at the element map s->imap (transposing 2-D planes in tiles where
+ * the map makes an outer dimension contiguous).  Dimension d of from is
+ * fstep[d] elements apart; fstep NULL: from holds the slab densely, in
+ * natural order.  swap: from holds each element byte-reversed. */
+int ncsi_slab_place(const ncs_slab *s, const void *from, const ptrdiff_t *fstep, int swap,
+                    void *buf, size_t esz);
+/* The same with the elements of index i of dimension pd from froms[i]
+ * (fstep[pd] unused); NCSI_DECLINED, with nothing placed, where pd is a
+ * dimension that a plane's transpose or a row's copy walks (it cannot jump
+ * between pieces there). */
+int ncsi_slab_place_pieces(const ncs_slab *s, int pd, const unsigned char *const *froms,
+                           const ptrdiff_t *fstep, int swap, void *buf, size_t esz);
+/* The dimension a view's pieces had best follow: the innermost of count
+ * over 1 outside the two innermost such (outside a plane); -1 if none. */
+int ncsi_slab_pieces_dim(const ncs_slab *s);
+/* The most pieces a store's view gives (its from array's length). */
+#define NCSI_VIEW_MAX 32
+
+/* A block: rows runs, the first of n elements fstep apart from variable
+ * element elem of record rec (to memory element moff, mstep apart), each
+ * next one rrec records, rfstep variable elements and rmstep memory
+ * elements further (rows are records when a request reads one run per
+ * record).  The variable steps are positive or zero; rows >= 1. */
+typedef struct ncs_block {
+    uint64_t rec, elem, n, fstep, rows, rrec, rfstep;
+    ptrdiff_t moff, mstep, rmstep;
+} ncs_block;
+typedef int (*ncs_block_fn)(void *ctx, const ncs_block *b);
+/* The runs of ncsi_slab_runs, two dimensions at a time, so that a back end
+ * can move a whole block in one tight loop. */
+int ncsi_slab_blocks(const ncs_slab *s, const uint64_t *dsizes, ncs_block_fn fn,
+                     void *ctx);
+
+
+/* Splits a validated slab by a chunk grid (chunk[d] elements along
+ * dimension d): fn gets each touched chunk's coordinates, the part of the
+ * request inside it as a slab local to the chunk (isrec 0, same strides and
+ * map), and the memory offset, in elements, of that part's first element. */
+typedef int (*ncs_chunk_fn)(void *ctx, const uint64_t *ccoord, const ncs_slab *sub,
+                            ptrdiff_t moff);
+int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, void *ctx);
+
+
+#endif /* NCSI_ENGINE_H */

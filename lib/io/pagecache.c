@@ -1,0 +1,458 @@
+/*
+ * pagecache.c -- a small write-back cache of file pages over one ncs_io.
+ *
+ * Classic-format requests are often tiny (one element, one short vector);
+ * serving them from a few cached pages avoids a system call per request.
+ *
+ * Invariants:
+ *   - a page holds the file bytes [pno*psize, (pno+1)*psize), with bytes past
+ *     the logical end of the file reading as zero;
+ *   - a dirty page writes back only its dirty byte range [dlo, dhi), so the
+ *     file never grows past the furthest byte a caller actually wrote;
+ *   - requests of a page or more go straight to the file; cached copies of
+ *     the pages they touch are flushed (reads) or updated (writes) first, so
+ *     the cache and the file never disagree about written bytes.
+ */
+#include "io.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DM_SIZE 64
+
+typedef struct page {
+    uint64_t pno;
+    uint64_t stamp;        /* LRU clock */
+    size_t dlo, dhi;       /* dirty byte range, dlo == dhi when clean */
+    int valid;
+    unsigned char *buf;
+} page;
+
+struct ncs_pc {
+    ncs_pc_window win;     /* first: read by ncsi_pc_peek */
+    ncs_io *io;
+    size_t psize;
+    int npages;
+    page *pages;           /* buffers allocated on first use */
+    int *hash;             /* page number -> index in pages, -1: empty */
+    size_t hmask;
+    page *mru;             /* most recently used: checked first */
+    uint64_t clock;
+    uint64_t lsize;        /* logical file size */
+    page *dm[DM_SIZE];     /* ncsi_pc_page's guesses, by page number mod DM_SIZE */
+};
+
+/* ---- the page index: open addressing, linear probing, deletion by
+ * shifting back the entries that follow (no tombstones) ---------------- */
+static size_t hslot(const ncs_pc *pc, uint64_t pno)
+{
+    return (size_t)((pno * 0x9E3779B97F4A7C15ull) >> 17) & pc->hmask;
+}
+
+static page *hash_find(const ncs_pc *pc, uint64_t pno)
+{
+    for (size_t i = hslot(pc, pno);; i = (i + 1) & pc->hmask) {
+        int k = pc->hash[i];
+        if (k < 0)
+            return NULL;
+        if (pc->pages[k].pno == pno)
+            return &pc->pages[k];
+    }
+}
+
+static void hash_add(ncs_pc *pc, const page *p)
+{
+    size_t i = hslot(pc, p->pno);
+    while (pc->hash[i] >= 0)
+        i = (i + 1) & pc->hmask;
+    pc->hash[i] = (int)(p - pc->pages);
+}
+
+static void hash_del(ncs_pc *pc, const page *p)
+{
+    size_t i = hslot(pc, p->pno), j;
+    int k = (int)(p - pc->pages);
+    while (pc->hash[i] != k)
+        i = (i + 1) & pc->hmask;
+    pc->hash[i] = -1;
+    /* pull later entries of the run back over the hole where they belong */
+    for (j = (i + 1) & pc->hmask; pc->hash[j] >= 0; j = (j + 1) & pc->hmask) {
+        size_t want = hslot(pc, pc->pages[pc->hash[j]].pno);
+        if (((j - want) & pc->hmask) >= ((j - i) & pc->hmask)) {
+            pc->hash[i] = pc->hash[j];
+            pc->hash[j] = -1;
+            i = j;
+        }
+    }
+}
+
+int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
+{
+    ncs_pc *pc = ncsi_calloc(1, sizeof *pc);
+    int status;
+    if (pc == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    size_t hcap = 16;
+    pc->io = io;
+    pc->psize = page_size;
+    pc->npages = npages;
+    while (hcap < 2 * (size_t)npages)
+        hcap *= 2;
+    pc->hmask = hcap - 1;
+    pc->pages = ncsi_calloc((size_t)npages, sizeof *pc->pages);
+    pc->hash = ncsi_malloc(hcap * sizeof *pc->hash);
+    if (pc->pages == NULL || pc->hash == NULL) {
+        ncsi_pc_free(pc);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    for (size_t i = 0; i < hcap; i++)
+        pc->hash[i] = -1;
+    status = ncsi_io_size(io, &pc->lsize);
+    if (status != NCS_NOERR) {
+        ncsi_pc_free(pc);
+        return status;
+    }
+    *pcp = pc;
+    return NCS_NOERR;
+}
+
+void ncsi_pc_free(ncs_pc *pc)
+{
+    if (pc == NULL)
+        return;
+    if (pc->pages != NULL)
+        for (int i = 0; i < pc->npages; i++)
+            free(pc->pages[i].buf);
+    free(pc->pages);
+    free(pc->hash);
+    free(pc);
+}
+
+size_t ncsi_pc_page_size(const ncs_pc *pc)
+{
+    return pc->psize;
+}
+
+uint64_t ncsi_pc_logical_size(ncs_pc *pc)
+{
+    return pc->lsize;
+}
+
+/* Reads n bytes at off straight from the file, zero-filling past its end. */
+static int raw_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
+{
+    size_t got = 0;
+    int status = ncsi_io_read(pc->io, off, buf, n, &got);
+    if (status != NCS_NOERR)
+        return status;
+    if (got < n)
+        memset((char *)buf + got, 0, n - got);
+    return NCS_NOERR;
+}
+
+static int page_writeback(ncs_pc *pc, page *p)
+{
+    int status;
+    if (p->dlo == p->dhi)
+        return NCS_NOERR;
+    status = ncsi_io_write(pc->io, p->pno * pc->psize + p->dlo, p->buf + p->dlo,
+                           p->dhi - p->dlo);
+    if (status == NCS_NOERR)
+        p->dlo = p->dhi = 0;
+    return status;
+}
+
+static page *page_find(ncs_pc *pc, uint64_t pno)
+{
+    if (pc->mru != NULL && pc->mru->pno == pno && pc->mru->valid)
+        return pc->mru;
+    return hash_find(pc, pno);
+}
+
+/* The cached page pno, loading it (and evicting the least recently used
+ * page) when absent. */
+static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
+{
+    page *p = page_find(pc, pno);
+    int status;
+    if (p == NULL) {
+        page *victim = NULL;
+        for (int i = 0; i < pc->npages; i++) {
+            page *q = &pc->pages[i];
+            if (!q->valid) {
+                victim = q;
+                break;
+            }
+            if (victim == NULL || q->stamp < victim->stamp)
+                victim = q;
+        }
+        if (victim->valid) {
+            status = page_writeback(pc, victim);
+            if (status != NCS_NOERR)
+                return status;
+            hash_del(pc, victim);
+            victim->valid = 0;
+            if (pc->mru == victim) {
+                pc->mru = NULL;
+                pc->win.lo = pc->win.hi = 0;
+            }
+        }
+        if (victim->buf == NULL && (victim->buf = ncsi_malloc(pc->psize)) == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        status = raw_read(pc, pno * pc->psize, victim->buf, pc->psize);
+        if (status != NCS_NOERR)
+            return status;
+        victim->pno = pno;
+        victim->valid = 1;
+        hash_add(pc, victim);
+        victim->dlo = victim->dhi = 0;
+        p = victim;
+    }
+    p->stamp = ++pc->clock;
+    pc->mru = p;
+    /* the window stops at the end of the file, so a peek never reads
+     * past it (reads there must go through the checks) */
+    pc->win.lo = p->pno * pc->psize;
+    pc->win.hi = pc->win.lo + pc->psize < pc->lsize ? pc->win.lo + pc->psize : pc->lsize;
+    pc->win.base = p->buf;
+    *pp = p;
+    return NCS_NOERR;
+}
+
+static void mark_dirty(ncs_pc *pc, page *p, size_t lo, size_t hi)
+{
+    uint64_t end = p->pno * pc->psize + hi;
+    if (p->dlo == p->dhi) {
+        p->dlo = lo;
+        p->dhi = hi;
+    } else {
+        if (lo < p->dlo)
+            p->dlo = lo;
+        if (hi > p->dhi)
+            p->dhi = hi;
+    }
+    if (end > pc->lsize)
+        pc->lsize = end;
+}
+
+unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write,
+                            int *status)
+{
+    uint64_t pno = off / pc->psize;
+    size_t in = (size_t)(off % pc->psize);
+    page *p;
+    *status = NCS_NOERR;
+    if (n == 0 || in + n > pc->psize)
+        return NULL;
+    *status = page_get(pc, pno, &p);
+    if (*status != NCS_NOERR)
+        return NULL;
+    if (for_write)
+        mark_dirty(pc, p, in, in + n);
+    return p->buf + in;
+}
+
+/* A guess at where page pno is kept: an entry of dm is only ever a page
+ * structure of pc, so checking its number and validity is enough (a page
+ * reused for another number, or dropped, fails the check). */
+const unsigned char *ncsi_pc_page(ncs_pc *pc, uint64_t pno, int *status)
+{
+    page *p = pc->dm[pno % DM_SIZE];
+    if (p != NULL && p->pno == pno && p->valid) {
+        p->stamp = ++pc->clock;
+        return p->buf;
+    }
+    *status = page_get(pc, pno, &p);
+    if (*status != NCS_NOERR)
+        return NULL;
+    pc->dm[pno % DM_SIZE] = p;
+    return p->buf;
+}
+
+/* Flushes (for reads) or overwrites (for writes) the cached copies of pages
+ * that [off, off+n) touches, ahead of a direct transfer. */
+static int sync_overlap(ncs_pc *pc, uint64_t off, size_t n, const void *wbuf)
+{
+    uint64_t first = off / pc->psize, last = (off + n - 1) / pc->psize;
+    for (int i = 0; i < pc->npages; i++) {
+        page *p = &pc->pages[i];
+        uint64_t plo, phi, lo, hi;
+        if (!p->valid || p->pno < first || p->pno > last)
+            continue;
+        if (wbuf == NULL) {
+            int status = page_writeback(pc, p);
+            if (status != NCS_NOERR)
+                return status;
+            continue;
+        }
+        plo = p->pno * pc->psize;
+        phi = plo + pc->psize;
+        lo = off > plo ? off : plo;
+        hi = off + n < phi ? off + n : phi;
+        memcpy(p->buf + (lo - plo), (const char *)wbuf + (lo - off), (size_t)(hi - lo));
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_pc_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
+{
+    unsigned char *out = buf;
+    int status;
+    if (n == 0)
+        return NCS_NOERR;
+    if (n >= pc->psize) {
+        status = sync_overlap(pc, off, n, NULL);
+        if (status != NCS_NOERR)
+            return status;
+        return raw_read(pc, off, buf, n);
+    }
+    while (n > 0) {
+        page *p;
+        size_t in = (size_t)(off % pc->psize);
+        size_t k = pc->psize - in < n ? pc->psize - in : n;
+        status = page_get(pc, off / pc->psize, &p);
+        if (status != NCS_NOERR)
+            return status;
+        memcpy(out, p->buf + in, k);
+        out += k;
+        off += k;
+        n -= k;
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_pc_write_through(ncs_pc *pc, uint64_t off, const void *buf, size_t n)
+{
+    int status;
+    if (n == 0)
+        return NCS_NOERR;
+    status = sync_overlap(pc, off, n, buf);
+    if (status != NCS_NOERR)
+        return status;
+    status = ncsi_io_write(pc->io, off, buf, n);
+    if (status == NCS_NOERR && off + n > pc->lsize)
+        pc->lsize = off + n;
+    return status;
+}
+
+int ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n)
+{
+    const unsigned char *in_buf = buf;
+    int status;
+    if (n == 0)
+        return NCS_NOERR;
+    if (n >= pc->psize)
+        return ncsi_pc_write_through(pc, off, buf, n);
+    while (n > 0) {
+        page *p;
+        size_t in = (size_t)(off % pc->psize);
+        size_t k = pc->psize - in < n ? pc->psize - in : n;
+        status = page_get(pc, off / pc->psize, &p);
+        if (status != NCS_NOERR)
+            return status;
+        memcpy(p->buf + in, in_buf, k);
+        mark_dirty(pc, p, in, in + k);
+        in_buf += k;
+        off += k;
+        n -= k;
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n, uint64_t *donep)
+{
+    size_t bsz = pc->psize * 4;
+    unsigned char *tmp;
+    uint64_t done = 0;
+    int status = NCS_NOERR;
+    if (donep != NULL)
+        *donep = 0;
+    if (n == 0 || to == from) {
+        if (donep != NULL)
+            *donep = n;
+        return NCS_NOERR;
+    }
+    tmp = ncsi_malloc(bsz);
+    if (tmp == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    if (to > from) {
+        /* from the end backwards, so overlapping ranges survive; done
+         * counts the bytes moved at the end of the range */
+        while (done < n && status == NCS_NOERR) {
+            size_t k = n - done < bsz ? (size_t)(n - done) : bsz;
+            uint64_t at = n - done - k;
+            status = ncsi_pc_read(pc, from + at, tmp, k);
+            if (status == NCS_NOERR) {
+                status = ncsi_pc_write(pc, to + at, tmp, k);
+                /* a failed (maybe torn) write may have hit the source where
+                 * the ranges overlap: put the source bytes back */
+                if (status != NCS_NOERR)
+                    ncsi_pc_write(pc, from + at, tmp, k);
+            }
+            if (status == NCS_NOERR)
+                done += k;
+        }
+    } else {
+        while (done < n && status == NCS_NOERR) {
+            size_t k = n - done < bsz ? (size_t)(n - done) : bsz;
+            status = ncsi_pc_read(pc, from + done, tmp, k);
+            if (status == NCS_NOERR)
+                status = ncsi_pc_write(pc, to + done, tmp, k);
+            if (status == NCS_NOERR)
+                done += k;
+        }
+    }
+    free(tmp);
+    if (donep != NULL)
+        *donep = done;
+    return status;
+}
+
+static int cmp_pno(const void *a, const void *b)
+{
+    const page *x = *(page *const *)a, *y = *(page *const *)b;
+    return x->pno < y->pno ? -1 : x->pno > y->pno;
+}
+
+int ncsi_pc_flush(ncs_pc *pc)
+{
+    page *order[pc->npages];
+    int n = 0, status = NCS_NOERR;
+    for (int i = 0; i < pc->npages; i++)
+        if (pc->pages[i].valid && pc->pages[i].dlo != pc->pages[i].dhi)
+            order[n++] = &pc->pages[i];
+    /* In file order: sequential writes, and a deterministic order for the
+     * crash tests. */
+    qsort(order, (size_t)n, sizeof order[0], cmp_pno);
+    for (int i = 0; i < n && status == NCS_NOERR; i++)
+        status = page_writeback(pc, order[i]);
+    return status;
+}
+
+/* Empties the cache without writing anything. */
+static void forget_all(ncs_pc *pc)
+{
+    for (int i = 0; i < pc->npages; i++) {
+        pc->pages[i].valid = 0;
+        pc->pages[i].dlo = pc->pages[i].dhi = 0;
+    }
+    for (size_t i = 0; i <= pc->hmask; i++)
+        pc->hash[i] = -1;
+    pc->mru = NULL;
+    pc->win.lo = pc->win.hi = 0;
+}
+
+int ncsi_pc_invalidate(ncs_pc *pc)
+{
+    int status = ncsi_pc_flush(pc);
+    if (status != NCS_NOERR)
+        return status;
+    forget_all(pc);
+    return ncsi_io_size(pc->io, &pc->lsize);
+}
+
+void ncsi_pc_discard(ncs_pc *pc, uint64_t size)
+{
+    forget_all(pc);
+    pc->lsize = size;
+}

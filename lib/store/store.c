@@ -1,0 +1,49 @@
+/*
+ * store.c -- the registry of storage back ends: which one creates a file,
+ * which one reads an existing file.
+ *
+ * Each back end says for itself what it takes (its probe and creates
+ * slots), so adding one means adding it here and nowhere else; the first
+ * that claims a file gets it.
+ */
+#include "store.h"
+
+extern const ncs_store_methods ncsi_chunked_store;
+extern const ncs_store_methods ncsi_classic_store;
+
+static const ncs_store_methods *const registry[] = {
+    &ncsi_chunked_store,
+    &ncsi_classic_store,        /* last: it claims what no other does */
+};
+#define NSTORES (sizeof registry / sizeof registry[0])
+
+const ncs_store_methods *ncsi_store_for_create(int cmode)
+{
+    for (size_t i = 0; i < NSTORES; i++)
+        if (registry[i]->creates(cmode))
+            return registry[i];
+    return NULL;
+}
+
+int ncsi_store_for_open(const char *path, const ncs_store_methods **storep)
+{
+    uint64_t size;
+    ncs_io *io;
+    int status = ncsi_io_posix_open(path, 0, &io);
+    if (status != NCS_NOERR)
+        return status;
+    *storep = NULL;
+    status = ncsi_io_size(io, &size);
+    for (size_t i = 0; status == NCS_NOERR && i < NSTORES; i++) {
+        int claims = 0;
+        status = registry[i]->probe(io, size, &claims);
+        if (status == NCS_NOERR && claims) {
+            *storep = registry[i];
+            break;
+        }
+    }
+    ncsi_io_close(io);
+    if (status == NCS_NOERR && *storep == NULL)
+        status = NCS_ERR(NCS_ENOTNC);
+    return status;
+}

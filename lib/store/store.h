@@ -1,0 +1,169 @@
+/*
+ * store.h -- the store table: what every storage back end does, the open
+ * file they serve (ncs_file), one-line wrappers with the defaults of the
+ * optional slots, and the registry that picks a back end for a file
+ * (store.c).  Stores may use io, engine, model and store/chunk; nothing
+ * below the API layer includes api.h.
+ */
+#ifndef NCSI_STORE_H
+#define NCSI_STORE_H
+
+#include "common.h"
+#include "model.h"
+#include "engine.h"
+#include "io.h"
+
+/* The classic back end's cache pages, whose boundaries a view's pieces
+ * may cross (the API layer sizes its pieces by them). */
+#define NCSI_CLASSIC_PAGE (64 * 1024)
+
+/* Storage settings of one variable (chunked back end). */
+typedef struct ncs_storage {
+    int contiguous;                     /* not chunked: contiguous or compact */
+    int compact;                        /* the data in the object header */
+    int chunks_set;                     /* chunks[] chosen by the caller */
+    uint64_t chunks[NCS_MAX_VAR_DIMS];
+    int shuffle;
+    int deflate_level;                  /* 0: none */
+    int zstd_level;                     /* 0: none */
+    int fletcher32;
+} ncs_storage;
+
+
+/* ---- files and back ends --------------------------------------------------- */
+typedef struct ncs_file ncs_file;
+
+/* What every storage back end does.  The API layer has validated ids, modes
+ * and the slab before any of these is called.
+ *
+ * A slot a back end has no use for is NULL, never a stand-in.  The fast
+ * paths (get1, get_vara, view, put_vara) are absent where the general path
+ * is the only one; the storage settings (def_storage, inq_storage) as
+ * api_chunk.c says.  The upkeep slots (flush, refresh, reload) are called
+ * only through ncsi_store_flush, ncsi_store_refresh and ncsi_store_reload
+ * below, and their one default is this: an absent upkeep slot means the
+ * back end keeps nothing that could be stale or unwritten there, so the
+ * call succeeds doing nothing. */
+typedef struct ncs_store_methods {
+    const char *name;
+    /* Registry: *claims = 1 when this back end reads the existing file
+     * open in io (size bytes long), judged by its signature, else 0;
+     * returns NCS_NOERR or the error of reading io.  The classic back end,
+     * last in the registry, claims every file no other one does: its
+     * decoder says NCS_ENOTNC to what is no netCDF file. */
+    int (*probe)(ncs_io *io, uint64_t size, int *claims);
+    /* Registry: 1 when this back end creates files of this cmode. */
+    int (*creates)(int cmode);
+    /* Opens an existing file; fills f->model.  */
+    int (*open)(ncs_file *f, const char *path, int mode);
+    int (*create)(ncs_file *f, const char *path, int cmode);
+    /* Lays out and commits the model after define mode.  f->old holds the
+     * model before ncs_redef (NULL after create). */
+    int (*enddef)(ncs_file *f, size_t h_minfree, size_t v_align,
+                  size_t v_minfree, size_t r_align);
+    int (*get)(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
+    /* Optional: one element in the variable's own type, read directly when
+     * the case is the simple one, else through ncsi_get1_general (which
+     * also reports every error).  Called only in data mode, with a valid
+     * varid and non-NULL index and buf. */
+    int (*get1)(ncs_file *f, int varid, const size_t *index, void *buf);
+    /* Optional: a plain (vara) get of the common small kind, read directly,
+     * or NCSI_DECLINED for the general path (which reports every error);
+     * buf may have been written then.  Called under get1's conditions,
+     * with non-NULL start and count and a memtype lookup would accept. */
+    int (*get_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                    int memtype, void *buf);
+    /* Optional: where the elements of a plain get (start, count inside
+     * the data, count > 0) lie, as the file holds them, in the back end's
+     * cache, in pieces: one for each index i of dimension pd (count[pd] at
+     * most NCSI_VIEW_MAX), or the whole slab where pd is -1.  from[i]
+     * points to the first element of piece i, or, where *apart is 0, the
+     * pieces lie their step apart and only from[0] is set; bstep[d] is
+     * the byte step between the indices of dimension d (for pd, as the
+     * file has them), and *swap says whether each element is
+     * byte-reversed against the host's order.  A piece that is not in one
+     * piece of the cache is copied, as the file holds it, into scratch
+     * (nscratch bytes for all of them).  NCSI_DECLINED where the elements
+     * cannot be had so (or on any error): the caller then reads them
+     * another way.  The pointers are good until the next call on f or use
+     * of scratch.  Called under get_vara's conditions. */
+    int (*view)(ncs_file *f, int varid, const size_t *start, const size_t *count, int pd,
+                const unsigned char **from, int *apart, ptrdiff_t *bstep, int *swap,
+                unsigned char *scratch, size_t nscratch);
+    /* Optional: the same for a put (in a file open for writing; the back
+     * end declines what would add records).  A put it declines after
+     * writing part of it is done again in whole by the general path. */
+    int (*put_vara)(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                    int memtype, const void *buf);
+    int (*put)(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
+    /* Writes the header only when no layout change is needed (data mode
+     * attribute and rename updates). */
+    int (*write_header)(ncs_file *f);
+    int (*sync)(ncs_file *f);
+    /* Upkeep: writes buffered data, then a changed header or record
+     * count, without forcing them to stable storage (what netCDF-C does
+     * when the fill mode goes back to NC_FILL). */
+    int (*flush)(ncs_file *f);
+    /* Upkeep: re-reads numrecs in a shared read-only file. */
+    int (*refresh)(ncs_file *f);
+    /* Upkeep: re-reads the whole header (after flushing what is
+     * buffered), in ncs_redef of a shared file. */
+    int (*reload)(ncs_file *f);
+    /* Storage settings of a variable; NULL in back ends without choices. */
+    int (*def_storage)(ncs_file *f, int varid, const ncs_storage *st);
+    int (*inq_storage)(ncs_file *f, int varid, ncs_storage *st);
+    int (*close)(ncs_file *f, int abort);
+} ncs_store_methods;
+
+
+#define NCSI_F_WRITE   0x01
+#define NCSI_F_INDEF   0x02
+#define NCSI_F_CREATED 0x04   /* still in the define mode of ncs_create */
+#define NCSI_F_NOFILL  0x08
+#define NCSI_F_SHARE   0x10
+#define NCSI_F_HDIRTY  0x20   /* header differs from the file */
+#define NCSI_F_NDIRTY  0x40   /* numrecs differs from the file */
+#define NCSI_F_NC4     0x80   /* netCDF-4 file not marked classic-model
+                                 (no _nc3_strict): NCS_FORMAT_NETCDF4 */
+
+struct ncs_file {
+    int ncid;
+    int flags;
+    int nfast;              /* varids below it may use store->get1 (0: none;
+                               see ncsi_file_modes) */
+    int version;            /* 1, 2, 5 classic; 4 chunked */
+    ncs_model model;
+    ncs_model *old;         /* model at ncs_redef, for layout moves and abort */
+    const ncs_store_methods *store;
+    void *state;            /* the back end's own */
+    char *path;
+};
+
+/* The upkeep slots with their default (see ncs_store_methods). */
+static inline int ncsi_store_flush(ncs_file *f)
+{
+    return f->store->flush != NULL ? f->store->flush(f) : NCS_NOERR;
+}
+static inline int ncsi_store_refresh(ncs_file *f)
+{
+    return f->store->refresh != NULL ? f->store->refresh(f) : NCS_NOERR;
+}
+static inline int ncsi_store_reload(ncs_file *f)
+{
+    return f->store->reload != NULL ? f->store->reload(f) : NCS_NOERR;
+}
+
+
+/* The registry (store.c): the back end that creates files of cmode (the
+ * API layer has checked cmode: one always does), and the one that reads
+ * the existing file at path (errors: opening or reading it; NCS_ENOTNC
+ * when none claims it).  A new back end is added there, with its probe
+ * and creates. */
+const ncs_store_methods *ncsi_store_for_create(int cmode);
+int ncsi_store_for_open(const char *path, const ncs_store_methods **storep);
+
+/* The general one-element read, which the API layer provides for back
+ * ends' get1 fast paths to fall back on (the one call upward). */
+int ncsi_get1_general(ncs_file *f, int varid, const size_t *index, void *buf);
+
+#endif /* NCSI_STORE_H */

@@ -1,0 +1,76 @@
+#!/bin/sh
+# check_layers.sh -- each folder of lib/ may include only the headers of
+# the layers lib/README.md allows it; the build's per-folder include paths
+# are what enforce that, and this test proves they do: for every folder
+# and every internal header, an include compiles exactly when the rule
+# allows it.  <hdf5.h> is reachable from store/hdf5 only.
+srcdir=${srcdir:-.}
+top=$(cd "$srcdir" && pwd)
+flags=$(${MAKE:-make} -s layer-flags 2>/dev/null)
+if [ -z "$flags" ]; then
+    echo "FAIL: make layer-flags printed nothing"
+    exit 1
+fi
+CC=$(echo "$flags" | sed -n 's/^CC //p')
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# folder: the headers it may include (the rule of lib/README.md)
+allowed() {
+    case $1 in
+    common)   echo "common.h" ;;
+    model)    echo "common.h model.h" ;;
+    engine)   echo "common.h engine.h" ;;
+    io)       echo "common.h io.h" ;;
+    store)    echo "common.h model.h engine.h io.h store.h" ;;
+    classic)  echo "common.h model.h engine.h io.h store.h classic.h journal.h" ;;
+    chunk)    echo "common.h engine.h chunk.h" ;;
+    hdf5)     echo "common.h model.h engine.h io.h store.h chunk.h hdf5_store.h hdf5.h" ;;
+    api)      echo "common.h model.h engine.h io.h store.h chunk.h api.h" ;;
+    compat|programs) echo "" ;;
+    esac
+}
+headers="common.h model.h engine.h io.h store.h classic.h journal.h chunk.h hdf5_store.h api.h"
+
+# Without any flag, is <hdf5.h> on the compiler's own path?  Then no
+# include path can keep it out, and its row is not checked.
+echo '#include <hdf5.h>' > "$tmp/h.c"
+hdf5_default=no
+$CC -fsyntax-only -c "$tmp/h.c" -o /dev/null 2>/dev/null && hdf5_default=yes
+
+for folder in common model engine io store classic chunk hdf5 api compat programs; do
+    f=$(echo "$flags" | sed -n "s/^$folder //p")
+    ok=$(allowed $folder)
+    for h in $headers hdf5.h; do
+        if [ "$h" = hdf5.h ]; then
+            [ $hdf5_default = yes ] && continue
+            echo "#include <hdf5.h>" > "$tmp/t.c"
+        else
+            echo "#include \"$h\"" > "$tmp/t.c"
+        fi
+        case " $ok " in *" $h "*) want=yes ;; *) want=no ;; esac
+        if eval "$CC $f -fsyntax-only -c \"$tmp/t.c\" -o /dev/null" \
+               >"$tmp/log" 2>&1; then got=yes; else got=no; fi
+        if [ $want != $got ]; then
+            if [ $want = yes ]; then
+                echo "FAIL: $folder may include $h but it does not compile:"
+                sed 's/^/    /' "$tmp/log" | head -5
+            else
+                echo "FAIL: $folder must not reach $h, but its flags find it"
+            fi
+            fail=1
+        fi
+    done
+done
+
+# Relative includes would go around the include paths.
+bad=$(grep -rnE '#[[:space:]]*include[[:space:]]*"[^"]*/' "$top/lib" \
+        --include='*.c' --include='*.h' | grep -v '"ncslab/netcdf.h"')
+if [ -n "$bad" ]; then
+    echo "FAIL: includes by relative path in lib/:"
+    echo "$bad"
+    fail=1
+fi
+[ $fail = 0 ] && echo "PASS: every folder of lib/ reaches exactly the headers lib/README.md allows"
+exit $fail
