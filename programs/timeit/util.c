@@ -82,7 +82,7 @@ void ti_die(const char *fmt, ...)
     va_list ap;
     ti_progress_done();
     fflush(stdout);
-    fputs("timeit: ", stderr);
+    fputs("ncslab-timeit: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);

@@ -1,10 +1,11 @@
 /*
  * engine_ncslab.c -- ncslab, through the calls a v2 program reaches.
  *
- * Compiled with -DNCS_V2_PREFIX=ncsv2_, as are the copies of
- * lib/compat/v2/v2_api.c and lib/compat/v2/v2_advise.c linked into timeit: every v2 name
- * below (nccreate, ncvarget, ncerr, ...) becomes ncsv2_nccreate and so on,
- * so ncslab's v2 layer and netCDF-C's live side by side in one program.
+ * Compiled with -DNCS_V2_PREFIX=ncsv2_, as is the archive of ncslab's v2
+ * sources linked into ncslab-timeit (programs/timeit/timeit.am): every v2
+ * name below (nccreate, ncvarget, ncerr, ...) becomes ncsv2_nccreate and
+ * so on, so ncslab's v2 layer and netCDF-C's live side by side in one
+ * program.
  * The v2 ncid is the native ncid, so the chunk shape is set with the native
  * ncs_def_var_chunking, as a v2 program would have to.
  *

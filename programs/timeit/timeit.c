@@ -2,14 +2,16 @@
  * timeit.c -- main program of the timeit harness: options, the scratch
  * directory, and which scenarios run.
  *
- *   timeit                 the 1992 suite on every engine, side by side
- *   timeit --layouts       the suite over a sweep of chunk shapes
- *   timeit --scan          the GVRS row-major get1 scan
- *   timeit --append        streaming record appends against write(2)
- *   timeit --strided       strided and mapped gets against netCDF-C and
- *                          against a plain get of the covering block
+ *   ncslab-timeit            the 1992 suite on every engine, side by side
+ *   ncslab-timeit --layouts  the suite over a sweep of chunk shapes
+ *   ncslab-timeit --scan     the GVRS row-major get1 scan
+ *   ncslab-timeit --append   streaming record appends against write(2)
+ *   ncslab-timeit --strided  strided and mapped gets against netCDF-C and
+ *                            against a plain get of the covering block
  *
- * See doc/timeit.md for the options and how to read the output.  Exit
+ * The options are those of usage() and of the man page ncslab-timeit.1,
+ * which tests/timeit/timeit_check.sh holds to the same list; doc/timeit.md
+ * says how to read the output.  Exit
  * status: 0 when every check passed, 1 on a wrong value or a failed call,
  * 2 on a usage error.
  */
@@ -25,7 +27,7 @@
 static void usage(FILE *f)
 {
     fputs(
-"usage: timeit [options]\n"
+"usage: ncslab-timeit [options]\n"
 "The 1992 netCDF hyperslab timing suite, ncslab against netCDF-C, in one run.\n"
 "\n"
 "  --dims L0,L1,...     variable shape; L0 is the record count (default 10,20,30,40)\n"
@@ -61,7 +63,9 @@ static void usage(FILE *f)
 "                       against netCDF-C and against ncvarget of the covering block\n"
 "  --suite              run the 4-D suite too with --scan, --append or --strided\n"
 "  --dir DIR            where the scratch directory is made (default $TMPDIR or /tmp)\n"
-"  --keep               keep the scratch files\n", f);
+"  --keep               keep the scratch files\n"
+"  --help               this text\n"
+"  --version            the versions of libncslab and netCDF-C\n", f);
 }
 
 static int parse_longs(const char *arg, char sep, long *out, int max, long minval)
@@ -104,7 +108,7 @@ static int parse_chunk_list(const char *arg, const ti_options *o, size_t (*shape
     int n = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (n == max || parse_chunks(tok, o, shapes[n]) != 0) {
-            fprintf(stderr, "timeit: bad chunk shape \"%s\" for rank %d\n", tok, o->ndims);
+            fprintf(stderr, "ncslab-timeit: bad chunk shape \"%s\" for rank %d\n", tok, o->ndims);
             free(copy);
             return -1;
         }
@@ -158,7 +162,7 @@ static int parse_engines(const char *arg, unsigned *bits)
             if (strcmp(tok, names[i].name) == 0)
                 break;
         if (i == sizeof names / sizeof names[0]) {
-            fprintf(stderr, "timeit: unknown engine \"%s\"\n", tok);
+            fprintf(stderr, "ncslab-timeit: unknown engine \"%s\"\n", tok);
             free(copy);
             return -1;
         }
@@ -175,7 +179,7 @@ static int parse_types(const char *arg, ti_options *o)
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const ti_type *t = ti_type_by_name(tok);
         if (t == NULL || o->ntypes == TI_MAX_TYPES) {
-            fprintf(stderr, "timeit: unknown or repeated type \"%s\"\n", tok);
+            fprintf(stderr, "ncslab-timeit: unknown or repeated type \"%s\"\n", tok);
             free(copy);
             return -1;
         }
@@ -205,8 +209,19 @@ static void remove_scratch(const char *dir)
 enum {
     O_DIMS = 256, O_TYPES, O_MINTIME, O_FORMAT, O_CHUNKS, O_ENGINES, O_TABLETYPE, O_CSV, O_SVG,
     O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_SCANCACHE, O_APPEND,
-    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_SUITE, O_DIR, O_KEEP, O_HELP
+    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_SUITE, O_DIR, O_KEEP, O_HELP,
+    O_VERSION
 };
+
+/* netCDF-C's version string, without the RCS-style " $" it ends in. */
+static void netcdf_version(char *out, size_t outlen)
+{
+    size_t n;
+    snprintf(out, outlen, "%s", ti_netcdf_version());
+    n = strlen(out);
+    if (n > 2 && strcmp(out + n - 2, " $") == 0)
+        out[n - 2] = '\0';
+}
 
 int main(int argc, char **argv)
 {
@@ -222,7 +237,7 @@ int main(int argc, char **argv)
         { "append-blocks", 1, 0, O_APPENDBLOCKS }, { "append-repeat", 1, 0, O_APPENDREPEAT },
         { "strided", 0, 0, O_STRIDED }, { "suite", 0, 0, O_SUITE },
         { "dir", 1, 0, O_DIR }, { "keep", 0, 0, O_KEEP }, { "help", 0, 0, O_HELP },
-        { 0, 0, 0, 0 },
+        { "version", 0, 0, O_VERSION }, { 0, 0, 0, 0 },
     };
     static ti_options o;
     static ti_suite suite;
@@ -320,12 +335,18 @@ int main(int argc, char **argv)
         case O_DIR: basedir = optarg; break;
         case O_KEEP: keep = 1; break;
         case O_HELP: usage(stdout); return 0;
+        case O_VERSION: {
+            char nc[128];
+            netcdf_version(nc, sizeof nc);
+            printf("ncslab-timeit: libncslab %s, netCDF-C %s\n", ti_ncslab_version(), nc);
+            return 0;
+        }
         default: goto bad;
         }
         continue;
     bad:
         if (opt != '?')
-            fprintf(stderr, "timeit: bad value for an option: %s\n", argv[optind - 1]);
+            fprintf(stderr, "ncslab-timeit: bad value for an option: %s\n", argv[optind - 1]);
         usage(stderr);
         return 2;
     }
@@ -359,7 +380,7 @@ int main(int argc, char **argv)
 
     snprintf(dir, sizeof dir, "%s/timeit.XXXXXX", basedir);
     if (mkdtemp(dir) == NULL) {
-        fprintf(stderr, "timeit: cannot make a scratch directory in %s: %s\n", basedir,
+        fprintf(stderr, "ncslab-timeit: cannot make a scratch directory in %s: %s\n", basedir,
                 strerror(errno));
         return 1;
     }
@@ -373,11 +394,8 @@ int main(int argc, char **argv)
     }
 
     {
-        /* netCDF-C's version string ends in an RCS-style " $" */
         char nc[128];
-        snprintf(nc, sizeof nc, "%s", ti_netcdf_version());
-        if (strlen(nc) > 2 && strcmp(nc + strlen(nc) - 2, " $") == 0)
-            nc[strlen(nc) - 2] = '\0';
+        netcdf_version(nc, sizeof nc);
         printf("timeit: ncslab %s against netCDF-C %s\n", ti_ncslab_version(), nc);
     }
     if (o.suite) {
