@@ -324,7 +324,7 @@ static int cl_refresh(ncs_file *f)
     if (status != NCS_NOERR)
         return status;
     if (got != (size_t)w)
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     for (int i = 0; i < w; i++)
         n = n << 8 | b[i];
     f->model.numrecs = n;

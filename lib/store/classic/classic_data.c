@@ -63,7 +63,7 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
      * a redefinition: doc/format.md.  Those reads fail here too.) */
     if (!(x->f->flags & NCSI_F_WRITE) &&
         off + (n - 1) * gap + xsz > ncsi_pc_logical_size(x->cl->pc))
-        return NCS_ERR(NCS_ETRUNC);
+        return NCSI_CORRUPT(NCS_ETRUNC);
 
     /* page by page, decoding straight from the cached pages (fast path: the
      * general code below copies through the scratch buffer) */
