@@ -1,6 +1,20 @@
 /*
  * classic.h -- shared by the classic back end's files (not the rest of the
- * library): the header codec and the layout computation.
+ * library): the header codec, the model of netCDF-C's I/O buffer, the
+ * state of an open file, and what each file of the back end offers the
+ * others.
+ *
+ *   classic.c          an open file's life: create, open, sync, refresh,
+ *                      reload, close; header and numrecs writes; the store
+ *                      table
+ *   classic_layout.c   begin offsets, recsize, sizes and their limits
+ *   classic_header.c   the header codec (grammar below)
+ *   classic_redef.c    enddef: data moves, fill values, the journaled
+ *                      ranges, undo
+ *   classic_data.c     the general get and put: runs and blocks
+ *   classic_fast.c     the fast paths and the in-page decode/encode kernels
+ *   classic_ncbuf.c    the model of netCDF-C's I/O buffer
+ *   journal.c          the rollback journal of a redefinition
  *
  * Header grammar (netCDF classic format; all integers big-endian):
  *
@@ -145,5 +159,217 @@ void ncsi_ncbuf_move(ncs_ncbuf *b, uint64_t to, uint64_t from, uint64_t n);
 void ncsi_ncbuf_sync(ncs_ncbuf *b);
 void ncsi_ncbuf_close(ncs_ncbuf *b, uint64_t calcsize);
 void ncsi_ncbuf_free(ncs_ncbuf *b);
+
+
+/* ---- an open file's state ----------------------------------------------- */
+
+#define PAGE_SIZE   NCSI_CLASSIC_PAGE
+#define NPAGES      128      /* up to 8 MiB of pages per file, made as used */
+_Static_assert(2 * NCSI_VIEW_MAX < NPAGES, "a view's pages stay cached");
+#define SCRATCH_CAP (256 * 1024)
+
+/* Where each element of a variable is, for the one-element fast path:
+ * byte offset = begin + sum(index[d] * bstride[d]), index[d] < lim[d]
+ * (lim[0] of a record variable is the record count). */
+typedef struct fastvar {
+    uint64_t begin;
+    uint64_t *lim;
+    uint64_t *bstride;
+    int nd;
+    int xsz;
+    int type;
+    /* into the variable's own type, contiguous runs: the decoder and the
+     * decoder of rows (NULL where it is not a byte swap) */
+    ncsi_conv_fn dec_self;
+    ncsi_rows_fn rows_self;
+} fastvar;
+
+typedef struct classic {
+    ncs_io *io;
+    ncs_pc *pc;
+    ncs_layout lay;
+    unsigned char *scratch;   /* SCRATCH_CAP bytes, for conversions */
+    fastvar *fast;            /* one per variable, after layout */
+    int nfast;
+    uint64_t *fastmem;
+    /* the moves of an enddef under way without a journal, to undo them if
+     * it fails (log_moves) */
+    struct move { uint64_t to, from, n; } *moves;
+    size_t nmoves, capmoves;
+    /* Where the last failed enddef of this define session placed the fixed
+     * and record data.  netCDF-C keeps those offsets in its model after
+     * a refused layout, and its next attempt starts from them; so does
+     * this, or the next enddef's layout (the file) would differ. */
+    int has_hint;
+    uint64_t hint_begin_var, hint_begin_rec;
+    int log_moves;
+    int committed;            /* the file holds content a sync or close
+                                 committed (it was opened, or synced since
+                                 ncs_create): redefinitions are journaled */
+    int broken;               /* a failed enddef could not be undone, or
+                                 committed without a durable commit: the
+                                 status; nothing more is written, a journal
+                                 left waits for the next open */
+    ncs_ncbuf nb;             /* netCDF-C's I/O buffer for the same calls:
+                                 the length (and stale bytes) its file has,
+                                 given to this one at sync, close, enddef */
+    int nb_quiet;             /* an enddef has told nb of its header */
+} classic;
+
+static inline classic *CL(ncs_file *f)
+{
+    return (classic *)f->state;
+}
+
+/* What went wrong in cl->nb's last calls (a read or write of this file's,
+ * an allocation), cleared. */
+static inline int nb_take(classic *cl)
+{
+    int status = cl->nb.err;
+    cl->nb.err = NCS_NOERR;
+    return status;
+}
+
+/* What netCDF-C's buffer is asked for a data request: the bytes from its
+ * first element to the end of its last.  netCDF-C asks for each run of the
+ * request, in order, inside that span; where its buffer's length matters,
+ * near a header whose windows reach past the data, the runs of the small
+ * requests there cover the span. */
+static inline int note_span(classic *cl, uint64_t lo, uint64_t n, int write)
+{
+    if (!ncsi_ncbuf_inside(&cl->nb, lo, n, write))
+        ncsi_ncbuf_span(&cl->nb, lo, n, write);
+    return nb_take(cl);
+}
+
+static inline int note_data(classic *cl, uint64_t lo, uint64_t last, int xsz, int write)
+{
+    return note_span(cl, lo, last + (uint64_t)xsz - lo, write);
+}
+
+/* What the files of the back end offer each other, hidden: the library
+ * is built position-independent, where a function of default visibility
+ * may be interposed, and the compiler would then use nothing it knows of
+ * the callee for a call inside its own file (ncsi_cl_get_vara's loop,
+ * which calls ncsi_cl_decode_paged and ncsi_cl_run_decoder, took more
+ * instructions for that). */
+#pragma GCC visibility push(hidden)
+
+/* ---- layout (classic_layout.c) ------------------------------------------ */
+
+/* The number of record variables of m. */
+int ncsi_cl_count_recvars(const ncs_model *m);
+
+/* NCS_EVARSIZE when a variable of m is larger than the format version (1,
+ * 2 or 5) allows: in CDF-1 and CDF-2, only the last fixed-size variable,
+ * or the last record variable, may pass the limit, and a fixed-size one
+ * only in a file without record variables; in CDF-5, none.  Checked at
+ * open and at each enddef. */
+int ncsi_cl_check_vlens(const ncs_model *m, int version);
+
+/* Lays out f->model in CL(f)->lay and the variables' begins, by netCDF-C's
+ * rules and tuning (ncs__enddef's h_minfree, v_align, v_minfree, r_align;
+ * NCS_ALIGN_CHUNK is the file's block size); after ncs_redef (old not
+ * NULL), nothing starts before it did.  Starts from the hint of a refused
+ * layout (cl->has_hint).  NCS_EVARSIZE when an offset would pass what the
+ * version can hold: the caller puts the begins back. */
+int ncsi_cl_layout(ncs_file *f, const ncs_model *old, size_t h_minfree,
+                   size_t v_align, size_t v_minfree, size_t r_align);
+
+/* The file size the header of f implies (what close makes the file at
+ * least). */
+uint64_t ncsi_cl_calc_size(const ncs_file *f);
+
+/* ---- header and numrecs (classic.c) ------------------------------------- */
+
+/* Writes the header of m (f->model, or f->old when an enddef is put back)
+ * at the start of f, after the cached data; tells cl->nb of it unless the
+ * enddef under way has (nb_quiet).  Clears NCSI_F_HDIRTY and NCSI_F_NDIRTY.
+ * Errors: NCS_ENOMEM, those of cl->nb, I/O errors.  ncsi_cl_write_header
+ * writes f->model's. */
+int ncsi_cl_write_model_header(ncs_file *f, const ncs_model *m);
+int ncsi_cl_write_header(ncs_file *f);
+
+/* After a put to a shared file: the cached data, then numrecs if it
+ * changed, reach the file.  Errors: I/O errors. */
+int ncsi_cl_flush_shared(ncs_file *f);
+
+/* Makes the file at least as long as netCDF-C's (cl->nb, when active,
+ * says how long), with zeros at the end; first takes cl->nb's pending
+ * error.  Errors: those of cl->nb, I/O errors. */
+int ncsi_cl_pad_like_netcdf(classic *cl);
+
+/* ---- enddef and fill (classic_redef.c) ---------------------------------- */
+
+/* 1 when every record variable of m has a usable fill value (a _FillValue
+ * of its own type and one element, or none). */
+int ncsi_cl_rec_fills_ok(const ncs_model *m);
+
+/* Writes the fill values of records [f->model.numrecs, nrecs) of every
+ * record variable but skip (-1: none), in netCDF-C's order; the record
+ * count is the caller's to change.  Errors: NCS_EBADTYPE (a _FillValue not
+ * usable: the variables before it are filled), I/O errors. */
+int ncsi_cl_fill_records(ncs_file *f, uint64_t nrecs, int skip);
+
+/* The store table's enddef (store.h).  Errors: NCS_EVARSIZE, NCS_ENOTNC (a
+ * layout whose variables would overlap: still in define mode),
+ * NCS_EBADTYPE (a _FillValue not usable), NCS_ENOMEM, I/O and journal
+ * errors, or the status of an earlier enddef that could not be put back. */
+int ncsi_cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
+                   size_t v_minfree, size_t r_align);
+
+/* ---- the general data path (classic_data.c) ----------------------------- */
+
+/* The store table's get and put (store.h).  Errors: NCS_ERANGE (a value
+ * out of range for its destination; the others are converted),
+ * NCS_ETRUNC (a get past the end of a read-only file cut short), a put's
+ * fill errors (ncsi_cl_fill_records), those of cl->nb, I/O errors. */
+int ncsi_cl_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
+int ncsi_cl_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
+
+/* ---- the fast paths (classic_fast.c) ------------------------------------ */
+
+/* Rebuilds cl->fast after the layout changed.  NCS_ENOMEM: cl->nfast is 0
+ * (every request takes the general path). */
+int ncsi_cl_fast_rebuild(ncs_file *f);
+
+/* The record count changed: sets the fast path's record bounds. */
+void ncsi_cl_fast_numrecs(ncs_file *f);
+
+/* The loop that decodes file elements of xtype into memtype, xstep file
+ * and mstep memory elements apart (ncsi_decoder, or a byte copy where the
+ * conversion is one). */
+ncsi_conv_fn ncsi_cl_run_decoder(int xtype, int memtype, int version, ptrdiff_t xstep,
+                                 ptrdiff_t mstep);
+
+/* Decodes by dec the n elements of xsz bytes from off, gap bytes apart (a
+ * multiple of xsz), into mem, mstep elements of msz bytes apart, from the
+ * cached pages of pc; sets *bad when a value is out of range.  Errors: I/O
+ * errors. */
+int ncsi_cl_decode_paged(ncs_pc *pc, uint64_t off, uint64_t n, uint64_t gap, size_t xsz,
+                         ncsi_conv_fn dec, unsigned char *mem, ptrdiff_t mstep, size_t msz,
+                         int *bad);
+
+/* Encodes n (> 0) elements of memtype from mem, mstep elements apart, as
+ * xtype into the cached pages of f from off, gap bytes apart (a multiple
+ * of xsz), their span ((n - 1) * gap + xsz) at most PAGE_SIZE; sets *bad
+ * when a value is out of range.  Errors: I/O errors. */
+int ncsi_cl_encode_span(ncs_file *f, uint64_t off, uint64_t n, uint64_t gap, size_t xsz,
+                        int xtype, int memtype, const unsigned char *mem, ptrdiff_t mstep,
+                        int *bad);
+
+/* The store table's optional fast paths (store.h).  Where the general
+ * path must answer, get_vara, view and put_vara return NCSI_DECLINED and
+ * get1 returns what ncsi_get1_general does. */
+int ncsi_cl_get1(ncs_file *f, int varid, const size_t *index, void *buf);
+int ncsi_cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                     int memtype, void *buf);
+int ncsi_cl_view(ncs_file *f, int varid, const size_t *start, const size_t *count, int pd,
+                 const unsigned char **from, int *apart, ptrdiff_t *bstep, int *swap,
+                 unsigned char *scratch, size_t nscratch);
+int ncsi_cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t *count,
+                     int memtype, const void *buf);
+
+#pragma GCC visibility pop
 
 #endif /* NCS_CLASSIC_H */

@@ -13,7 +13,7 @@
  * locking protocol and what is journaled are in journal.c and
  * doc/reliability.md.
  *
- * Used by the classic back end only (classic.c).
+ * Used by the classic back end only (classic.c, classic_redef.c).
  */
 #ifndef NCS_JOURNAL_H
 #define NCS_JOURNAL_H
