@@ -369,24 +369,30 @@ static int check_memory(const ncs_slab *s, size_t msz)
     return NCS_NOERR;
 }
 
-/* A get with a map that is not the natural order goes through pieces of
- * the slab of at most MAPPED_PIECE bytes.  Where the back end has a view
- * of a piece (its elements in one piece of its cache) and memtype is the
- * variable's own type, ncsi_slab_place puts them straight from there into
- * memory with the map, byte-reversing where the file's order is not the
- * host's; the pieces are then at most MAPPED_SMALL bytes, so that most lie
- * in one page, as long as each still holds whole planes to transpose.
- * Otherwise a piece is read in natural order, by the back end's plain
- * path, into a dense buffer, and placed from there (transposing 2-D planes
- * in tiles).  A fast path, off with NCSLAB_FASTPATH=0: the general path
- * hands the map to the back end, which moves the elements run by run. */
-#define MAPPED_PIECE (256 * 1024)
-#define MAPPED_SMALL 16384         /* pieces up to this size use the stack */
+/* Mapped gets (a map that is not the natural order) are the engine's
+ * (ncsi_get_mapped); the store supplies each piece, through its plain
+ * path and its view.  A fast path, off with NCSLAB_FASTPATH=0: the general
+ * path hands the map to the store, which moves the elements run by run. */
+typedef struct mapped_ctx {
+    ncs_file *f;
+    int varid;
+    int memtype;
+} mapped_ctx;
 
-#define MAPPED_FAST_DIMS 8
+static int mapped_read(void *ctx, const ncs_slab *p, const size_t *pst, const size_t *pct,
+                       void *dense)
+{
+    const mapped_ctx *c = ctx;
+    int status = NCSI_DECLINED;
+    if (pst != NULL)
+        status = c->f->store->get_vara(c->f, c->varid, pst, pct, c->memtype, dense);
+    if (status == NCSI_DECLINED)
+        status = c->f->store->get(c->f, c->varid, p, c->memtype, dense);
+    return status;
+}
 
 /* p (count and imap set, start and count also in pst and pct) placed into
- * buf from the back end's view of it, in pieces along the dimension outside
+ * buf from the store's view of it, in pieces along the dimension outside
  * its planes (scratch for those across two pages of the cache);
  * NCSI_DECLINED where there is none.  Only for memtype the variable's own
  * type (msz bytes). */
@@ -394,181 +400,42 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
                       const ncs_slab *p, size_t msz, void *buf, unsigned char *scratch,
                       size_t nscratch)
 {
-    ptrdiff_t step[MAPPED_FAST_DIMS];
-    const unsigned char *from[NCSI_VIEW_MAX];
-    int swap, apart, pd = ncsi_slab_pieces_dim(p);
+    ncsi_view v;
+    int pd = ncsi_slab_pieces_dim(p);
     if ((pd >= 0 && pct[pd] > NCSI_VIEW_MAX) ||
-        f->store->view(f, varid, pst, pct, pd, from, &apart, step, &swap, scratch, nscratch) !=
-            NCS_NOERR)
+        f->store->view(f, varid, pst, pct, pd, v.from, &v.apart, v.bstep, &v.swap, scratch,
+                       nscratch) != NCS_NOERR)
         return NCSI_DECLINED;
-    for (int d = 0; d < p->ndims; d++) {
-        if (p->count[d] == 1)
-            step[d] = 0;
-        else if (step[d] % (ptrdiff_t)msz != 0)
-            return NCSI_DECLINED;            /* records need not be whole elements */
-        else
-            step[d] /= (ptrdiff_t)msz;
-    }
-    if (apart && pd >= 0)
-        return ncsi_slab_place_pieces(p, pd, from, step, swap, buf, msz);
-    return ncsi_slab_place(p, from[0], step, swap, buf, msz);
+    return ncsi_place_viewed(p, pd, &v, buf, msz);
 }
 
-/* Whether a mapped get of s in memtype may take the view: the variable's
- * own type, a back end with views, and the dimensions from the one the map
- * makes contiguous (if any) inward at most MAPPED_SMALL bytes. */
-static int viewable(const ncs_file *f, int varid, const ncs_slab *s, int memtype)
+static int mapped_place_view(void *ctx, const ncs_slab *p, const size_t *pst,
+                             const size_t *pct, void *buf, unsigned char *scratch,
+                             size_t nscratch)
 {
-    uint64_t whole = ncsi_type_size(memtype);
-    int d1 = s->ndims;
-    if (f->store->view == NULL || memtype != f->model.vars[varid].type)
-        return 0;
-    for (int d = s->ndims - 1; d >= 0; d--)
-        if (s->count[d] > 1 && s->imap[d] == 1)
-            d1 = d;
-    for (int d = d1; d < s->ndims; d++)
-        whole *= s->count[d];
-    return whole <= MAPPED_SMALL;
+    const mapped_ctx *c = ctx;
+    return place_view(c->f, c->varid, pst, pct, p, ncsi_type_size(c->memtype), buf, scratch,
+                      nscratch);
 }
 
-static int get_mapped(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
+/* What the engine needs of f's store: pieces read plainly where the store
+ * has a plain path for the variable, and seen through its view where it
+ * has one and memtype is the variable's own type.  Not inlined: in
+ * transfer, its structures grew the frame of every get (1.4 more
+ * instructions a get1 through the general path). */
+__attribute__((noinline)) static int get_mapped(ncs_file *f, int varid, const ncs_slab *s,
+                                                int memtype, void *buf)
 {
-    size_t msz = ncsi_type_size(memtype);
-    int nd = s->ndims, k = nd - 1, erange = 0, status;
-    uint64_t inner = msz, per, limit = MAPPED_PIECE, idx_inl[NCSI_SLAB_INLINE], *idx = idx_inl;
-    union { unsigned char b[MAPPED_SMALL]; uint64_t align; } small;
-    unsigned char *tmp = NULL;
-    ncs_slab p;
-    /* with unit strides each piece is a plain request, which the back
-     * end's fast path or view may take */
-    size_t pst[MAPPED_FAST_DIMS], pct[MAPPED_FAST_DIMS];
-    int plain = f->store->get_vara != NULL && (unsigned)varid < (unsigned)f->nfast &&
-                nd <= MAPPED_FAST_DIMS, view;
-
-    assert(nd > 0 && s->nelems > 0);
-    for (int d = 0; d < nd && plain; d++)
-        plain = s->stride[d] == 1;
-    view = plain && viewable(f, varid, s, memtype);
-    per = 0;
-    if (view) {
-        /* pieces of up to NCSI_VIEW_MAX planes (the dimension outside
-         * them), where a plane fits the scratch (MAPPED_SMALL); else of at
-         * most MAPPED_SMALL bytes, so that most lie in one page.  The
-         * planes of a piece across page boundaries must fit the scratch:
-         * n dense planes cross at most n * plane / NCSI_CLASSIC_PAGE + 1.
-         * (Sized without this, 20 planes of 30x40 doubles crossed three,
-         * and the dense path took them: 4.2 -> 5.1 us.) */
-        int pd = ncsi_slab_pieces_dim(s);
-        uint64_t plane = msz, fit;
-        limit = MAPPED_SMALL;
-        for (int d = pd + 1; pd >= 0 && d < nd; d++)
-            plane *= s->count[d];
-        if (pd >= 0 && plane <= MAPPED_SMALL) {
-            k = pd;
-            inner = plane;
-            fit = MAPPED_SMALL / plane;          /* planes the scratch holds */
-            per = (fit * NCSI_CLASSIC_PAGE - 1) / plane;
-            if (per > NCSI_VIEW_MAX)
-                per = NCSI_VIEW_MAX;
-            if (per > s->count[k])
-                per = s->count[k];
-        }
-    }
-    /* pieces: single indices of dimensions 0..k-1, per indices of k, the
-     * dimensions after k whole */
-    if (per == 0) {
-        while (k > 0 && inner * s->count[k] <= limit) {
-            inner *= s->count[k];
-            k--;
-        }
-        per = limit / inner;
-        if (per > s->count[k])
-            per = s->count[k];
-    }
-    status = ncsi_slab_copy(&p, s);
-    if (status != NCS_NOERR)
-        return status;
-    if (k > NCSI_SLAB_INLINE)
-        idx = ncsi_malloc((size_t)k * sizeof *idx);
-    if (idx == NULL) {
-        status = NCS_ERR(NCS_ENOMEM);
-        goto done;
-    }
-    for (int d = 0; d < k; d++)
-        idx[d] = 0;
-    for (;;) {
-        for (uint64_t j = 0; j < s->count[k]; j += per) {
-            ptrdiff_t moff = 0, step = 1;
-            unsigned char *out;
-            for (int d = 0; d < k; d++) {
-                p.start[d] = s->start[d] + idx[d] * s->stride[d];
-                p.count[d] = 1;
-                moff += (ptrdiff_t)idx[d] * s->imap[d];
-            }
-            p.start[k] = s->start[k] + j * s->stride[k];
-            p.count[k] = s->count[k] - j < per ? s->count[k] - j : per;
-            moff += (ptrdiff_t)j * s->imap[k];
-            p.nelems = p.count[k] * (inner / msz);
-            out = (unsigned char *)buf + moff * (ptrdiff_t)msz;
-            status = NCSI_DECLINED;
-            if (plain) {
-                for (int d = 0; d < nd; d++) {
-                    pst[d] = (size_t)p.start[d];
-                    pct[d] = (size_t)p.count[d];
-                }
-                if (view) {
-                    status = place_view(f, varid, pst, pct, &p, msz, out, small.b,
-                                        sizeof small.b);
-                    if (status == NCS_NOERR)
-                        continue;
-                    if (status != NCSI_DECLINED)
-                        goto done;
-                }
-            }
-            if (tmp == NULL) {
-                /* the dense buffer, when first needed */
-                tmp = per * inner <= MAPPED_SMALL ? small.b : ncsi_malloc((size_t)(per * inner));
-                if (tmp == NULL) {
-                    status = NCS_ERR(NCS_ENOMEM);
-                    goto done;
-                }
-            }
-            for (int d = nd - 1; d >= 0; d--) {
-                p.imap[d] = step;
-                step *= (ptrdiff_t)p.count[d];
-            }
-            if (plain)
-                status = f->store->get_vara(f, varid, pst, pct, memtype, tmp);
-            if (status == NCSI_DECLINED)
-                status = f->store->get(f, varid, &p, memtype, tmp);
-            if (status == NCS_ERANGE)
-                erange = 1;
-            else if (status != NCS_NOERR)
-                goto done;
-            for (int d = 0; d < nd; d++)
-                p.imap[d] = s->imap[d];
-            status = ncsi_slab_place(&p, tmp, NULL, 0, out, msz);
-            if (status != NCS_NOERR)
-                goto done;
-        }
-        int d;
-        for (d = k - 1; d >= 0; d--) {
-            if (++idx[d] < s->count[d])
-                break;
-            idx[d] = 0;
-        }
-        if (d < 0)
-            break;
-    }
-    if (erange)
-        status = NCS_ERANGE;
-done:
-    if (tmp != small.b)
-        free(tmp);
-    if (idx != idx_inl)
-        free(idx);
-    ncsi_slab_release(&p);
-    return status;
+    mapped_ctx c = { f, varid, memtype };
+    ncsi_mapped_src src;
+    src.ctx = &c;
+    src.read = mapped_read;
+    src.plain = f->store->get_vara != NULL && (unsigned)varid < (unsigned)f->nfast;
+    src.place_view = f->store->view != NULL && memtype == f->model.vars[varid].type
+                         ? mapped_place_view
+                         : NULL;
+    src.page = NCSI_CLASSIC_PAGE;
+    return ncsi_get_mapped(s, ncsi_type_size(memtype), &src, buf);
 }
 
 static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
@@ -742,25 +609,26 @@ static ncs_file *fast_file(int ncid, int varid, const size_t *start, const size_
  * placed straight from the back end's view, or read densely by its fast
  * path into a stack buffer and placed from there, without the general
  * path's slab.  Only unit strides, maps that are not negative, at most
- * MAPPED_FAST_DIMS dimensions and MAPPED_SMALL bytes; NCSI_DECLINED for
+ * NCSI_MAPPED_DIMS dimensions and NCSI_MAPPED_SMALL bytes; NCSI_DECLINED for
  * anything else, and wherever the back end declines (every error). */
 static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const size_t *count,
                             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
                             void *buf)
 {
-    union { unsigned char b[MAPPED_SMALL]; uint64_t align; } dense;
+    union { unsigned char b[NCSI_MAPPED_SMALL]; uint64_t align; } dense;
     int nd = f->model.vars[varid].ndims, status, placed;
     size_t msz = ncsi_type_size(memtype);
     uint64_t n = 1;
     ncs_slab p;
-    if (nd < 1 || nd > MAPPED_FAST_DIMS || f->store->get_vara == NULL)
+    if (nd < 1 || nd > NCSI_MAPPED_DIMS || f->store->get_vara == NULL)
         return NCSI_DECLINED;
     for (int d = 0; d < nd; d++) {
-        if ((stride != NULL && stride[d] != 1) || count[d] == 0 || count[d] > MAPPED_SMALL ||
+        if ((stride != NULL && stride[d] != 1) || count[d] == 0 ||
+            count[d] > NCSI_MAPPED_SMALL ||
             (count[d] > 1 && (imap[d] < 0 || imap[d] > (ptrdiff_t)1 << 40)))
             return NCSI_DECLINED;
         n *= count[d];
-        if (n * msz > MAPPED_SMALL)
+        if (n * msz > NCSI_MAPPED_SMALL)
             return NCSI_DECLINED;
     }
     status = ncsi_slab_init(&p, nd);

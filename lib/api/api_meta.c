@@ -75,7 +75,6 @@ static int def_dim_nfc(int ncid, const char *name, size_t len, int *dimidp)
     ncs_file *f;
     ncs_model *m;
     uint64_t max;
-    char *nm;
     int status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
@@ -105,26 +104,7 @@ static int def_dim_nfc(int ncid, const char *name, size_t len, int *dimidp)
         return NCS_ERR(NCS_EMAXDIMS);
     if (ncsi_find_dim(m, name) >= 0)
         return NCS_ERR(NCS_ENAMEINUSE);
-    if (m->ndims == m->capdims) {
-        int cap = m->capdims ? m->capdims * 2 : 8;
-        ncs_dim *nd = ncsi_realloc(m->dims, (size_t)cap * sizeof *nd);
-        if (nd == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        m->dims = nd;
-        m->capdims = cap;
-    }
-    nm = ncsi_strdup(name);
-    if (nm == NULL)
-        return NCS_ERR(NCS_ENOMEM);
-    m->dims[m->ndims].name = nm;
-    m->dims[m->ndims].namelen = 0;
-    m->dims[m->ndims].len = len;
-    if (len == NCS_UNLIMITED)
-        m->unlimdim = m->ndims;
-    if (dimidp != NULL)
-        *dimidp = m->ndims;
-    m->ndims++;
-    return NCS_NOERR;
+    return ncsi_model_add_dim(m, name, len, dimidp);
 }
 
 static int inq_dimid_nfc(int ncid, const char *name, int *dimidp)
@@ -182,18 +162,15 @@ static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *nam
     /* (a netCDF-4 name has no header slot: netCDF-C compares with the
      * name's own length) */
     size_t xlen = f->version == 4 ? strlen(*slot) : ncsi_name_xlen(*slot, *namelen);
-    int indef = (f->flags & NCSI_F_INDEF) != 0;
-    char *nm;
+    int indef = (f->flags & NCSI_F_INDEF) != 0, status;
     if (!indef && !grow && strlen(name) > xlen)
         return NCS_ERR(NCS_ENOTINDEFINE);
     if (strlen(name) > xlen)
         xlen = strlen(name);
-    nm = ncsi_strdup(name);
-    if (nm == NULL)
-        return NCS_ERR(NCS_ENOMEM);
-    free(*slot);
-    *slot = nm;
-    *namelen = indef || f->version == 4 ? 0 : (uint32_t)xlen;
+    status = ncsi_model_rename(slot, namelen, name,
+                               indef || f->version == 4 ? 0 : (uint32_t)xlen);
+    if (status != NCS_NOERR)
+        return status;
     if (!indef)
         return f->store->write_header(f);
     return NCS_NOERR;
@@ -228,8 +205,6 @@ static int def_var_nfc(int ncid, const char *name, int xtype, int ndims,
 {
     ncs_file *f;
     ncs_model *m;
-    ncs_var v;
-    size_t nd;
     int status = get_file(ncid, &f);
     if (status != NCS_NOERR)
         return status;
@@ -265,44 +240,7 @@ static int def_var_nfc(int ncid, const char *name, int xtype, int ndims,
         return NCS_ERR(NCS_EINVAL);
     }
 
-    memset(&v, 0, sizeof v);
-    nd = (size_t)ndims;
-    v.type = xtype;
-    v.ndims = ndims;
-    v.name = ncsi_strdup(name);
-    v.dimids = ncsi_malloc((nd ? nd : 1) * sizeof(int));
-    v.shape = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
-    v.dsizes = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
-    if (v.name == NULL || v.dimids == NULL || v.shape == NULL || v.dsizes == NULL) {
-        status = NCS_ERR(NCS_ENOMEM);
-        goto fail;
-    }
-    if (nd > 0)
-        memcpy(v.dimids, dimidsp, nd * sizeof(int));
-    status = ncsi_var_shape(m, &v);
-    if (status != NCS_NOERR)
-        goto fail;
-    if (m->nvars == m->capvars) {
-        int cap = m->capvars ? m->capvars * 2 : 8;
-        ncs_var *nv = ncsi_realloc(m->vars, (size_t)cap * sizeof *nv);
-        if (nv == NULL) {
-            status = NCS_ERR(NCS_ENOMEM);
-            goto fail;
-        }
-        m->vars = nv;
-        m->capvars = cap;
-    }
-    m->vars[m->nvars] = v;
-    if (varidp != NULL)
-        *varidp = m->nvars;
-    m->nvars++;
-    return NCS_NOERR;
-fail:
-    free(v.name);
-    free(v.dimids);
-    free(v.shape);
-    free(v.dsizes);
-    return status;
+    return ncsi_model_add_var(m, name, xtype, ndims, dimidsp, varidp);
 }
 
 static int inq_varid_nfc(int ncid, const char *name, int *varidp)
@@ -543,7 +481,6 @@ static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t 
     ncs_file *f;
     ncs_attlist *l = NULL;
     ncs_att a;
-    size_t nbytes;
     int idx = -1, status = get_file(ncid, &f), conv;
     if (status != NCS_NOERR)
         return status;
@@ -554,18 +491,11 @@ static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t 
                  : put_att_check_classic(f, varid, name, xtype, len, memtype, op, &l, &idx);
     if (status != NCS_NOERR)
         return status;
-    nbytes = len * ncsi_type_size(xtype);
-
-    a.name = ncsi_strdup(name);
+    status = ncsi_att_new(&a, name, xtype, len);
+    if (status != NCS_NOERR)
+        return status;
     /* a data-mode rewrite keeps the old name as the header has it */
     a.namelen = (idx >= 0 && !(f->flags & NCSI_F_INDEF)) ? l->a[idx].namelen : 0;
-    a.type = xtype;
-    a.nelems = len;
-    a.xval = ncsi_malloc(nbytes ? nbytes : 1);
-    if (a.name == NULL || a.xval == NULL) {
-        ncsi_att_free(&a);
-        return NCS_ERR(NCS_ENOMEM);
-    }
     conv = len ? ncsi_encode(xtype, a.xval, len, memtype, op, 1, f->version) : NCS_NOERR;
     status = ncsi_attlist_put(l, &a);
     if (status != NCS_NOERR) {

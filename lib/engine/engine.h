@@ -1,9 +1,9 @@
 /*
  * engine.h -- the hyperslab engine: a validated (start, count, stride, map)
  * request as runs and blocks (slab.c), split by a chunk grid, placed in
- * memory (placement and transpose kernels), and the type conversions
- * between external and memory types (convert.c).  It sees neither storage
- * nor I/O: it depends on common only.
+ * memory (placement and transpose kernels, mapped gets: place.c), and the
+ * type conversions between external and memory types (convert.c).  It
+ * sees neither storage nor I/O: it depends on common only.
  */
 #ifndef NCSI_ENGINE_H
 #define NCSI_ENGINE_H
@@ -102,6 +102,10 @@ int ncsi_slab_place_pieces(const ncs_slab *s, int pd, const unsigned char *const
 int ncsi_slab_pieces_dim(const ncs_slab *s);
 /* The most pieces a store's view gives (its from array's length). */
 #define NCSI_VIEW_MAX 32
+/* The same as ncsi_slab_place, one element at a time by its coordinates:
+ * the plain scalar kernel that the tests compare the others with. */
+int ncsi_slab_place_ref(const ncs_slab *s, const void *from, const ptrdiff_t *fstep, int swap,
+                        void *buf, size_t esz);
 
 /* A block: rows runs, the first of n elements fstep apart from variable
  * element elem of record rec (to memory element moff, mstep apart), each
@@ -126,6 +130,52 @@ int ncsi_slab_blocks(const ncs_slab *s, const uint64_t *dsizes, ncs_block_fn fn,
 typedef int (*ncs_chunk_fn)(void *ctx, const uint64_t *ccoord, const ncs_slab *sub,
                             ptrdiff_t moff);
 int ncsi_slab_chunks(const ncs_slab *s, const uint64_t *chunk, ncs_chunk_fn fn, void *ctx);
+
+/* ---- mapped gets (place.c) -------------------------------------------------
+ * A get whose map is not the natural order, in pieces that the caller (who
+ * knows the store) reads or shows, placed here into memory with the map.
+ * Pieces are sub-slabs of the request with its strides and map. */
+#define NCSI_MAPPED_DIMS 8             /* ranks up to this may read pieces plainly */
+#define NCSI_MAPPED_SMALL 16384        /* bytes of a piece a view or the stack takes */
+typedef struct ncsi_mapped_src {
+    void *ctx;
+    /* Reads piece p (p->imap its natural order) densely, in the request's
+     * memory type, into dense.  pst and pct: p's start and count, given
+     * (else NULL) where the request is plain: unit strides, rank at most
+     * NCSI_MAPPED_DIMS and plain set.  Returns NCS_NOERR, NCS_ERANGE (all
+     * of it read and converted) or an error, which ends the get. */
+    int (*read)(void *ctx, const ncs_slab *p, const size_t *pst, const size_t *pct,
+                void *dense);
+    /* Places plain piece p (start and count also in pst and pct) into
+     * buf, at p->imap, straight from the store's view of it (through
+     * ncsi_place_viewed), with scratch of nscratch bytes for elements
+     * across the store's pages.  Returns NCS_NOERR, NCSI_DECLINED where
+     * the store has no such view (nothing placed), or an error, which
+     * ends the get.  NULL: no views (only a request in the variable's own
+     * type may have them). */
+    int (*place_view)(void *ctx, const ncs_slab *p, const size_t *pst, const size_t *pct,
+                      void *buf, unsigned char *scratch, size_t nscratch);
+    int plain;                          /* pieces may be read plainly */
+    size_t page;                        /* the view's page: pieces are sized so
+                                           that their planes cross few */
+} ncsi_mapped_src;
+/* Gets the validated slab s (nelems > 0), of elements of msz bytes, into
+ * buf with s->imap.  Returns NCS_NOERR, NCS_ERANGE (after all of it), an
+ * error of src->read or src->place_view, or NCS_ENOMEM. */
+int ncsi_get_mapped(const ncs_slab *s, size_t msz, const ncsi_mapped_src *src, void *buf);
+/* What a store's view of a piece gives (the store table's view slot):
+ * from, apart, bstep in bytes and swap. */
+typedef struct ncsi_view {
+    const unsigned char *from[NCSI_VIEW_MAX];
+    ptrdiff_t bstep[NCSI_MAPPED_DIMS];
+    int apart, swap;
+} ncsi_view;
+/* Places p (count and imap set, rank at most NCSI_MAPPED_DIMS) into buf
+ * from the view v of it, asked for along dimension pd (v->bstep is turned
+ * into elements here).  NCSI_DECLINED, with nothing placed, where the
+ * steps are not whole elements or the pieces cannot be followed
+ * (ncsi_slab_place_pieces). */
+int ncsi_place_viewed(const ncs_slab *p, int pd, ncsi_view *v, void *buf, size_t msz);
 
 
 #endif /* NCSI_ENGINE_H */

@@ -8,9 +8,14 @@
  * Invariants: dimids of every variable are valid indices into dims; only
  * dimension 0 of a variable may be the unlimited one; every attribute's xval
  * holds nelems * type_size bytes in external byte order.
+ *
+ * Every change to the model is made here (the mutations of model.h), so
+ * that the arrays grow in one way (ncsi_model_reserve) and a new entry is
+ * filled in one place, whoever adds it.
  */
 #include "model.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +75,35 @@ size_t ncsi_name_xlen(const char *name, uint32_t namelen)
 {
     size_t n = strlen(name);
     return namelen > n ? namelen : n;
+}
+
+int ncsi_model_reserve(void *arrp, int *cap, size_t need, size_t esz)
+{
+    void *p;
+    size_t nb;
+    if (need <= (size_t)*cap)
+        return NCS_NOERR;
+    if (need > INT_MAX || __builtin_mul_overflow(need, esz, &nb))
+        return NCS_ERR(NCS_ENOMEM);
+    /* arrp points at a pointer of any object type: moved through memcpy,
+     * so no caller needs a cast to void ** */
+    memcpy(&p, arrp, sizeof p);
+    p = ncsi_realloc(p, nb);
+    if (p == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    memset((unsigned char *)p + (size_t)*cap * esz, 0, nb - (size_t)*cap * esz);
+    memcpy(arrp, &p, sizeof p);
+    *cap = (int)need;
+    return NCS_NOERR;
+}
+
+/* Room for an element after the n of *arrp: capacities double (from
+ * first), so that appending n elements one at a time copies O(n). */
+static int room_for_one(void *arrp, int n, int *cap, size_t esz, int first)
+{
+    if (n < *cap)
+        return NCS_NOERR;
+    return ncsi_model_reserve(arrp, cap, *cap ? 2 * (size_t)*cap : (size_t)first, esz);
 }
 
 void ncsi_att_free(ncs_att *a)
@@ -146,21 +180,15 @@ int ncsi_attlist_put(ncs_attlist *l, ncs_att *a)
         return NCS_NOERR;
     }
     a->in_file = 0;
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 4;
-        ncs_att *na = ncsi_realloc(l->a, (size_t)cap * sizeof *na);
-        if (na == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        l->a = na;
-        l->cap = cap;
-    }
+    if (room_for_one(&l->a, l->n, &l->cap, sizeof *l->a, 4) != NCS_NOERR)
+        return NCS_ERR(NCS_ENOMEM);
     l->a[l->n++] = *a;
     return NCS_NOERR;
 }
 
 void ncsi_attlist_del(ncs_attlist *l, int idx)
 {
-    assert(idx >= 0 && idx < l->n);
+    NCSI_ASSERT(idx >= 0 && idx < l->n);
     ncsi_att_free(&l->a[idx]);
     memmove(&l->a[idx], &l->a[idx + 1], (size_t)(l->n - idx - 1) * sizeof *l->a);
     l->n--;
@@ -241,17 +269,27 @@ int ncsi_var_shape(const ncs_model *m, ncs_var *v)
     return NCS_NOERR;
 }
 
+int ncsi_var_alloc(ncs_var *v, int ndims)
+{
+    size_t nd = ndims > 0 ? (size_t)ndims : 1;
+    NCSI_ASSERT(ndims >= 0 && ndims <= NCS_MAX_VAR_DIMS);
+    v->ndims = ndims;
+    v->dimids = ncsi_malloc(nd * sizeof *v->dimids);
+    v->shape = ncsi_malloc(nd * sizeof *v->shape);
+    v->dsizes = ncsi_malloc(nd * sizeof *v->dsizes);
+    if (v->dimids == NULL || v->shape == NULL || v->dsizes == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    return NCS_NOERR;
+}
+
 static int var_copy(const ncs_var *src, ncs_var *dst)
 {
     size_t nd = (size_t)src->ndims;
     *dst = *src;
     dst->name = ncsi_strdup(src->name);
-    dst->dimids = ncsi_malloc((nd ? nd : 1) * sizeof(int));
-    dst->shape = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
-    dst->dsizes = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
     memset(&dst->atts, 0, sizeof dst->atts);
-    if (dst->name == NULL || dst->dimids == NULL || dst->shape == NULL ||
-        dst->dsizes == NULL || ncsi_attlist_copy(&src->atts, &dst->atts) != NCS_NOERR) {
+    if (ncsi_var_alloc(dst, src->ndims) != NCS_NOERR || dst->name == NULL ||
+        ncsi_attlist_copy(&src->atts, &dst->atts) != NCS_NOERR) {
         var_free(dst);
         return NCS_ERR(NCS_ENOMEM);
     }
@@ -297,4 +335,92 @@ int ncsi_model_copy(const ncs_model *src, ncs_model *dst)
 nomem:
     ncsi_model_free(dst);
     return NCS_ERR(NCS_ENOMEM);
+}
+
+int ncsi_model_add_dim(ncs_model *m, const char *name, uint64_t len, int *dimidp)
+{
+    char *nm;
+    NCSI_ASSERT(ncsi_find_dim(m, name) < 0 && m->ndims < NCS_MAX_DIMS);
+    NCSI_ASSERT(len != 0 || m->unlimdim < 0);
+    if (room_for_one(&m->dims, m->ndims, &m->capdims, sizeof *m->dims, 8) != NCS_NOERR)
+        return NCS_ERR(NCS_ENOMEM);
+    nm = ncsi_strdup(name);
+    if (nm == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    m->dims[m->ndims].name = nm;
+    m->dims[m->ndims].namelen = 0;
+    m->dims[m->ndims].len = len;
+    if (len == 0)
+        m->unlimdim = m->ndims;
+    if (dimidp != NULL)
+        *dimidp = m->ndims;
+    m->ndims++;
+    return NCS_NOERR;
+}
+
+int ncsi_model_add_var(ncs_model *m, const char *name, int xtype, int ndims,
+                       const int *dimids, int *varidp)
+{
+    ncs_var v;
+    int status;
+    NCSI_ASSERT(ncsi_find_var(m, name) < 0 && m->nvars < NCS_MAX_VARS);
+    NCSI_ASSERT(ncsi_type_size(xtype) != 0 && (ndims == 0 || dimids != NULL));
+    memset(&v, 0, sizeof v);
+    v.type = xtype;
+    v.name = ncsi_strdup(name);
+    status = ncsi_var_alloc(&v, ndims);
+    if (status == NCS_NOERR && v.name == NULL)
+        status = NCS_ERR(NCS_ENOMEM);
+    if (status != NCS_NOERR)
+        goto fail;
+    if (ndims > 0)
+        memcpy(v.dimids, dimids, (size_t)ndims * sizeof *v.dimids);
+    status = ncsi_var_shape(m, &v);
+    if (status != NCS_NOERR)
+        goto fail;
+    status = room_for_one(&m->vars, m->nvars, &m->capvars, sizeof *m->vars, 8);
+    if (status != NCS_NOERR)
+        goto fail;
+    m->vars[m->nvars] = v;
+    if (varidp != NULL)
+        *varidp = m->nvars;
+    m->nvars++;
+    return NCS_NOERR;
+fail:
+    var_free(&v);
+    return status;
+}
+
+ncs_var *ncsi_model_push_var(ncs_model *m)
+{
+    if (room_for_one(&m->vars, m->nvars, &m->capvars, sizeof *m->vars, 8) != NCS_NOERR)
+        return NULL;
+    memset(&m->vars[m->nvars], 0, sizeof *m->vars);
+    return &m->vars[m->nvars++];
+}
+
+int ncsi_att_new(ncs_att *a, const char *name, int xtype, uint64_t nelems)
+{
+    size_t nb = (size_t)nelems * ncsi_type_size(xtype);
+    memset(a, 0, sizeof *a);
+    a->name = ncsi_strdup(name);
+    a->type = xtype;
+    a->nelems = nelems;
+    a->xval = ncsi_malloc(nb ? nb : 1);
+    if (a->name == NULL || a->xval == NULL) {
+        ncsi_att_free(a);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    return NCS_NOERR;
+}
+
+int ncsi_model_rename(char **slot, uint32_t *namelenp, const char *name, uint32_t namelen)
+{
+    char *nm = ncsi_strdup(name);
+    if (nm == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    free(*slot);
+    *slot = nm;
+    *namelenp = namelen;
+    return NCS_NOERR;
 }

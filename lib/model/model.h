@@ -81,4 +81,45 @@ int  ncsi_attlist_copy(const ncs_attlist *src, ncs_attlist *dst);
 int  ncsi_attlist_put(ncs_attlist *l, ncs_att *a);
 void ncsi_attlist_del(ncs_attlist *l, int idx);
 
+/* ---- mutations --------------------------------------------------------------
+ * The model changes only through these: the API layer, which has checked
+ * the caller's request in netCDF-C's order first, and the stores, which
+ * build a model from a header, call them.  Each either makes its change
+ * whole or leaves the model as it was. */
+
+/* The one growth helper of the model's arrays: makes *arrp, an array of
+ * *cap elements of esz bytes (arrp points at the array's pointer), hold at
+ * least need, exactly need when it grows, the new elements zeroed.
+ * Errors: NCS_ENOMEM (the array is left as it was). */
+int  ncsi_model_reserve(void *arrp, int *cap, size_t need, size_t esz);
+/* Appends dimension name (copied) of length len (0: the unlimited one,
+ * which becomes m->unlimdim) and sets *dimidp (if not NULL) to its id.
+ * The name is valid and unused, there is no other unlimited dimension, and
+ * there is room for one more (the caller's checks).  Errors: NCS_ENOMEM. */
+int  ncsi_model_add_dim(ncs_model *m, const char *name, uint64_t len, int *dimidp);
+/* Allocates a new variable's arrays for ndims dimensions (dimids, shape,
+ * dsizes; one element at least), v zeroed before or holding nothing.
+ * Errors: NCS_ENOMEM (what was allocated stays in v for its owner to
+ * free). */
+int  ncsi_var_alloc(ncs_var *v, int ndims);
+/* Appends variable name (copied) of type xtype on the ndims dimensions
+ * dimids, its shape computed (ncsi_var_shape), and sets *varidp (if not
+ * NULL) to its id.  Type, rank and name were checked by the caller.
+ * Errors: NCS_ENOMEM, and those of ncsi_var_shape (NCS_EBADDIM,
+ * NCS_EUNLIMPOS, NCS_EVARSIZE); the model is then unchanged. */
+int  ncsi_model_add_var(ncs_model *m, const char *name, int xtype, int ndims,
+                        const int *dimids, int *varidp);
+/* Appends a zeroed variable, counted in m->nvars so that ncsi_model_free
+ * frees what its builder puts in it: a store filling it from a header.
+ * NULL: no memory. */
+ncs_var *ncsi_model_push_var(ncs_model *m);
+/* Fills *a with a copy of name, xtype and room for nelems values (at least
+ * one byte, uninitialised), namelen 0.  Errors: NCS_ENOMEM (*a then holds
+ * nothing). */
+int  ncsi_att_new(ncs_att *a, const char *name, int xtype, uint64_t nelems);
+/* Renames what *slot names (a dimension, variable or attribute) to a copy
+ * of name, its header length becoming namelen (see ncs_att).  Errors:
+ * NCS_ENOMEM (the old name stays). */
+int  ncsi_model_rename(char **slot, uint32_t *namelenp, const char *name, uint32_t namelen);
+
 #endif /* NCSI_MODEL_H */

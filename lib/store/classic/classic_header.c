@@ -404,10 +404,8 @@ static int get_attlist(rbuf *r, ncs_attlist *l)
         return status;
     if (n == 0)
         return NCS_NOERR;
-    l->a = ncsi_calloc((size_t)n, sizeof *l->a);
-    if (l->a == NULL)
+    if (ncsi_model_reserve(&l->a, &l->cap, (size_t)n, sizeof *l->a) != NCS_NOERR)
         return NCS_ERR(NCS_ENOMEM);
-    l->cap = (int)n;
     status = names_init(&seen, n);
     for (uint64_t i = 0; i < n && status == NCS_NOERR; i++)
         status = get_att(r, l, i, &seen);
@@ -525,14 +523,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     status = get_list(&r, NCSI_TAG_DIM, c + 4 + c, &n);
     if (status != NCS_NOERR)
         goto done;
-    if (n > 0) {
-        m->dims = ncsi_calloc((size_t)n, sizeof *m->dims);
-        if (m->dims == NULL) {
-            status = NCS_ERR(NCS_ENOMEM);
-            goto done;
-        }
-        m->capdims = (int)n;
-    }
+    status = ncsi_model_reserve(&m->dims, &m->capdims, (size_t)n, sizeof *m->dims);
+    if (status != NCS_NOERR)
+        goto done;
     status = names_init(&seen, n);
     if (status != NCS_NOERR)
         goto done;
@@ -567,14 +560,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     status = get_list(&r, NCSI_TAG_VAR, c + 4 + c + 4 + c + 4 + c + off_size(r.version), &n);
     if (status != NCS_NOERR)
         goto done;
-    if (n > 0) {
-        m->vars = ncsi_calloc((size_t)n, sizeof *m->vars);
-        if (m->vars == NULL) {
-            status = NCS_ERR(NCS_ENOMEM);
-            goto done;
-        }
-        m->capvars = (int)n;
-    }
+    status = ncsi_model_reserve(&m->vars, &m->capvars, (size_t)n, sizeof *m->vars);
+    if (status != NCS_NOERR)
+        goto done;
     names_free(&seen);
     status = names_init(&seen, n);
     if (status != NCS_NOERR)
@@ -598,14 +586,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             status = NCS_ERR(NCS_ENOTNC);
             goto done;
         }
-        v->ndims = (int)nd;
-        v->dimids = ncsi_malloc((nd ? nd : 1) * sizeof(int));
-        v->shape = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
-        v->dsizes = ncsi_malloc((nd ? nd : 1) * sizeof(uint64_t));
-        if (v->dimids == NULL || v->shape == NULL || v->dsizes == NULL) {
-            status = NCS_ERR(NCS_ENOMEM);
+        status = ncsi_var_alloc(v, (int)nd);
+        if (status != NCS_NOERR)
             goto done;
-        }
         for (uint64_t d = 0; d < nd; d++) {
             uint64_t id;
             status = get_cnt(&r, &id);

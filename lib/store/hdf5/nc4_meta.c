@@ -892,14 +892,13 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
     if (status != NCS_NOERR)
         goto done;
     if (ndims > 0) {
-        m->dims = ncsi_calloc((size_t)ndims, sizeof *m->dims);
+        status = ncsi_model_reserve(&m->dims, &m->capdims, (size_t)ndims, sizeof *m->dims);
         cs->dimds = ncsi_malloc((size_t)ndims * sizeof *cs->dimds);
         cs->dimnames = ncsi_calloc((size_t)ndims, sizeof *cs->dimnames);
-        if (m->dims == NULL || cs->dimds == NULL || cs->dimnames == NULL) {
+        if (status != NCS_NOERR || cs->dimds == NULL || cs->dimnames == NULL) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
         }
-        m->capdims = ndims;
         /* counted at once, so that names set before a failure are freed */
         m->ndims = ndims;
         for (int i = 0; i < ndims; i++)
@@ -954,26 +953,14 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         int dimids[NCS_MAX_VAR_DIMS], swap;
         if (d->dim_only)
             continue;
-        if (m->nvars == m->capvars) {
-            int cap = m->capvars ? m->capvars * 2 : 8;
-            ncs_var *nv = ncsi_realloc(m->vars, (size_t)cap * sizeof *nv);
-            if (nv == NULL) {
-                status = NCS_ERR(NCS_ENOMEM);
-                goto done;
-            }
-            m->vars = nv;
-            m->capvars = cap;
+        v = ncsi_model_push_var(m);
+        if (v == NULL) {
+            status = NCS_ERR(NCS_ENOMEM);
+            goto done;
         }
-        v = &m->vars[m->nvars];
-        memset(v, 0, sizeof *v);
-        m->nvars++;
         /* a scale's name is its dimension's, prefix or not */
         v->name = ncsi_strdup(d->is_scale ? d->name : var_name(d->name));
-        v->ndims = d->rank;
-        v->dimids = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(int));
-        v->shape = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
-        v->dsizes = ncsi_malloc((size_t)(d->rank ? d->rank : 1) * sizeof(uint64_t));
-        if (v->name == NULL || v->dimids == NULL || v->shape == NULL || v->dsizes == NULL) {
+        if (v->name == NULL || ncsi_var_alloc(v, d->rank) != NCS_NOERR) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
         }
