@@ -1,12 +1,16 @@
 /*
  * chunk.h -- what any chunked store shares, HDF5 or not: the chunk filter
- * pipeline (filters.c) and the chunk cache (chunkcache.c).  Depends on
- * common only.
+ * pipeline (filters.c), the chunk cache (chunkcache.c) and the data path
+ * between the cache and the caller's memory (chunk_data.c).  Depends on
+ * common and the engine only.
  */
 #ifndef NCSI_CHUNK_H
 #define NCSI_CHUNK_H
 
 #include "common.h"
+#include "engine.h"
+
+#include <string.h>
 
 /* ---- chunk filters (filters.c) ----------------------------------------------- */
 #define NCSI_FILTER_DEFLATE    1u
@@ -61,5 +65,93 @@ size_t ncsi_cache_budget(void);
 size_t ncsi_cache_used(void);
 void ncsi_cache_counters(ncs_cache_counters *c);
 void ncsi_cache_reset_counters(void);
+
+/* ---- a chunked variable's data path (chunk_data.c) ------------------------------
+ * A store keeps one ncs_chunkvar per chunked variable: its geometry, fill
+ * value and filters, and its pinned chunk.  Its address is the variable's
+ * owner in the cache; ops load and store a chunk's decoded bytes (which the
+ * store moves to and from its file, running pipe[]).  Chunks hold elements
+ * of type in native byte order (swap: the file has them the other way).
+ * The arrays hold ndims elements each; they belong to the store. */
+typedef struct ncs_chunkvar {
+    const ncs_chunk_ops *ops;
+    int ndims;
+    int type;                    /* external type of the elements */
+    int isrec;                   /* dimension 0 is the record dimension */
+    size_t esz;
+    size_t chunk_bytes;
+    unsigned char fill[8];       /* native fill value */
+    ncs_filter pipe[NCSI_MAX_FILTERS];
+    int nf;
+    int swap;
+    uint64_t *shape;             /* the variable's (dimension 0 of a record
+                                    variable: unused) */
+    uint64_t *chunk;
+    uint64_t *cdsz;              /* elements of a chunk in dims d.. */
+    uint64_t *estride;           /* element stride of dim d in a chunk */
+    uint64_t *grid;              /* chunks along each dimension (dim 0 of a
+                                    record variable: unbounded, unused) */
+    /* one-element fast path: the pinned chunk pidx, whose first element is
+     * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
+     * count for dimension 0 of a record variable); pext[d] is how many
+     * indices from plo[d] both the chunk and lim[d] hold, when pinned (lim
+     * only grows, so a stale pext only sends a call the slow way) */
+    unsigned char *pptr;
+    uint64_t pidx;
+    uint64_t *plo;
+    uint64_t *pext;
+    uint64_t *lim;
+} ncs_chunkvar;
+
+/* Moves the validated slab s between buf (elements of memtype) and the
+ * chunks of ck in the cache, converting as in a file of that version.
+ * Returns NCS_NOERR, NCS_ERANGE (everything moved; some value out of
+ * range) or the error of a chunk's load. */
+int  ncsi_chunk_get(ncs_chunkvar *ck, const ncs_slab *s, int memtype, void *buf,
+                    int version);
+int  ncsi_chunk_put(ncs_chunkvar *ck, const ncs_slab *s, int memtype, const void *buf,
+                    int version);
+/* Converts between buf and dense, which holds the request of the slab
+ * dense (dense dimension sizes dsz) in the variable's type; sets *erange
+ * when some value was out of range. */
+int  ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64_t *dsz,
+                      unsigned char *tmp, int memtype, void *buf, int put, int version,
+                      int *erange);
+/* Fill values over the whole elements of buf's size bytes. */
+void ncsi_chunk_fill(const ncs_chunkvar *ck, unsigned char *buf, size_t size);
+/* Reverses the bytes of each esz-byte element of p. */
+void ncsi_chunk_swap(unsigned char *p, size_t size, size_t esz);
+/* Element coordinates of chunk idx's first element. */
+void ncsi_chunk_origin(const ncs_chunkvar *ck, uint64_t idx, uint64_t *off);
+/* One element of index (inside lim[], ndims > 0) in the variable's own
+ * type: pins the chunk holding it (unpinning the previous one). */
+int  ncsi_chunk_pin_get1(ncs_chunkvar *ck, const size_t *index, void *buf);
+
+/* The element of index from the pinned chunk: 1 when it is there (copied
+ * to buf), 0 when the caller must go the slow way.  Inline: it is all a
+ * one-element read costs when it hits. */
+static inline int ncsi_chunk_get1_pinned(const ncs_chunkvar *ck, const size_t *index,
+                                         void *buf)
+{
+    const unsigned char *e;
+    uint64_t elem = 0;
+    if (ck->pptr == NULL)
+        return 0;
+    for (int d = 0; d < ck->ndims; d++) {
+        uint64_t rel = index[d] - ck->plo[d];    /* wraps when below */
+        if (rel >= ck->pext[d])
+            return 0;
+        elem += rel * ck->estride[d];
+    }
+    e = ck->pptr + elem * ck->esz;
+    /* fixed-size copies: no call for a few bytes */
+    switch (ck->esz) {
+    case 1: memcpy(buf, e, 1); break;
+    case 2: memcpy(buf, e, 2); break;
+    case 4: memcpy(buf, e, 4); break;
+    default: memcpy(buf, e, 8); break;
+    }
+    return 1;
+}
 
 #endif /* NCSI_CHUNK_H */

@@ -5,9 +5,15 @@
  * (32015, one zstd frame, the id netCDF-C uses) and Fletcher-32 (3, a
  * 4-byte checksum appended to the chunk).
  *
- * A pipeline is applied in order on write and in reverse on read.  Every
- * decoder checks sizes against the chunk size it must produce, so a
- * corrupt chunk yields NCS_EFILTER/NCS_EHDFERR, never an overrun.
+ * A pipeline is applied in order on write and in reverse on read, each
+ * filter through its entry in one table (filter_table: id, encode,
+ * decode); a filter is known when it has an entry.  Every decoder checks
+ * sizes against the size it must produce, so a corrupt chunk yields
+ * NCS_EFILTER, never an overrun.
+ *
+ * A step owns the buffer it gets (*cur, *curn bytes): it replaces it with
+ * its output (freeing the input) or edits it in place, and on failure
+ * leaves it for the caller to free.
  */
 #include "chunk.h"
 
@@ -64,11 +70,164 @@ uint32_t ncsi_fletcher32(const unsigned char *p, size_t n)
     return b << 16 | a;
 }
 
+/* ---- the steps ------------------------------------------------------------- */
+
+/* Makes next (nextn bytes, NULL: out of memory) the step's output. */
+static int replace(unsigned char **cur, size_t *curn, unsigned char *next, size_t nextn)
+{
+    if (next == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    free(*cur);
+    *cur = next;
+    *curn = nextn;
+    return NCS_NOERR;
+}
+
+static int shuffle_encode(unsigned char **cur, size_t *curn, size_t esz, unsigned level)
+{
+    unsigned char *next = ncsi_malloc(*curn ? *curn : 1);
+    (void)level;
+    if (next != NULL)
+        shuffle(*cur, next, *curn, esz);
+    return replace(cur, curn, next, *curn);
+}
+
+static int shuffle_decode(unsigned char **cur, size_t *curn, size_t want, size_t esz)
+{
+    unsigned char *next = ncsi_malloc(*curn ? *curn : 1);
+    (void)want;
+    if (next != NULL)
+        unshuffle(*cur, next, *curn, esz);
+    return replace(cur, curn, next, *curn);
+}
+
+static int deflate_encode(unsigned char **cur, size_t *curn, size_t esz, unsigned level)
+{
+    uLongf cap = compressBound((uLong)*curn);
+    unsigned char *next = ncsi_malloc(cap);
+    (void)esz;
+    if (next != NULL && compress2(next, &cap, *cur, (uLong)*curn, (int)level) != Z_OK) {
+        free(next);
+        return NCS_ERR(NCS_EFILTER);
+    }
+    return replace(cur, curn, next, cap);
+}
+
+static int deflate_decode(unsigned char **cur, size_t *curn, size_t want, size_t esz)
+{
+    uLongf len = (uLongf)want;
+    unsigned char *next = ncsi_malloc(want ? want : 1);
+    (void)esz;
+    if (next != NULL) {
+        int zr = uncompress(next, &len, *cur, (uLong)*curn);
+        if (zr != Z_OK || len != want) {
+            free(next);
+            return NCS_ERR(NCS_EFILTER);
+        }
+    }
+    return replace(cur, curn, next, len);
+}
+
+static int zstd_encode(unsigned char **cur, size_t *curn, size_t esz, unsigned level)
+{
+    size_t cap = ZSTD_compressBound(*curn), r = 0;
+    unsigned char *next = ncsi_malloc(cap);
+    (void)esz;
+    if (next != NULL) {
+        r = ZSTD_compress(next, cap, *cur, *curn, (int)level);
+        if (ZSTD_isError(r)) {
+            free(next);
+            return NCS_ERR(NCS_EFILTER);
+        }
+    }
+    return replace(cur, curn, next, r);
+}
+
+static int zstd_decode(unsigned char **cur, size_t *curn, size_t want, size_t esz)
+{
+    unsigned char *next = ncsi_malloc(want ? want : 1);
+    size_t r = 0;
+    (void)esz;
+    if (next != NULL) {
+        r = ZSTD_decompress(next, want, *cur, *curn);
+        if (ZSTD_isError(r) || r != want) {
+            free(next);
+            return NCS_ERR(NCS_EFILTER);
+        }
+    }
+    return replace(cur, curn, next, r);
+}
+
+static int fletcher32_encode(unsigned char **cur, size_t *curn, size_t esz, unsigned level)
+{
+    uint32_t sum = ncsi_fletcher32(*cur, *curn);
+    size_t n = *curn;
+    unsigned char *next = ncsi_malloc(n + 4);
+    (void)esz;
+    (void)level;
+    if (next != NULL) {
+        memcpy(next, *cur, n);
+        /* stored little-endian */
+        next[n] = (unsigned char)sum;
+        next[n + 1] = (unsigned char)(sum >> 8);
+        next[n + 2] = (unsigned char)(sum >> 16);
+        next[n + 3] = (unsigned char)(sum >> 24);
+    }
+    return replace(cur, curn, next, n + 4);
+}
+
+/* Checks and drops the checksum, in place. */
+static int fletcher32_decode(unsigned char **cur, size_t *curn, size_t want, size_t esz)
+{
+    const unsigned char *p = *cur;
+    size_t n = *curn;
+    uint32_t stored_sum, got;
+    (void)want;
+    (void)esz;
+    if (n < 4)
+        return NCS_ERR(NCS_EFILTER);
+    stored_sum = (uint32_t)p[n - 4] | (uint32_t)p[n - 3] << 8 | (uint32_t)p[n - 2] << 16 |
+                 (uint32_t)p[n - 1] << 24;
+    got = ncsi_fletcher32(p, n - 4);
+    /* old HDF5 versions stored the checksum with its bytes reversed */
+    if (stored_sum != got && stored_sum != (got >> 24 | (got >> 8 & 0xff00) |
+                                            (got << 8 & 0xff0000) | got << 24))
+        return NCS_ERR(NCS_EFILTER);
+    *curn = n - 4;
+    return NCS_NOERR;
+}
+
+/* ---- the table ---------------------------------------------------------------
+ * encode: the step on write (level: deflate's or zstd's); decode: the step
+ * on read, whose output must be want bytes (a checksum's step shrinks by
+ * its own 4 bytes instead). */
+typedef struct filter_def {
+    unsigned id;
+    int (*encode)(unsigned char **cur, size_t *curn, size_t esz, unsigned level);
+    int (*decode)(unsigned char **cur, size_t *curn, size_t want, size_t esz);
+} filter_def;
+
+static const filter_def filter_table[] = {
+    { NCSI_FILTER_DEFLATE, deflate_encode, deflate_decode },
+    { NCSI_FILTER_SHUFFLE, shuffle_encode, shuffle_decode },
+    { NCSI_FILTER_FLETCHER32, fletcher32_encode, fletcher32_decode },
+    { NCSI_FILTER_ZSTD, zstd_encode, zstd_decode },
+};
+
+static const filter_def *filter_of(unsigned id)
+{
+    for (size_t i = 0; i < sizeof filter_table / sizeof filter_table[0]; i++)
+        if (filter_table[i].id == id)
+            return &filter_table[i];
+    return NULL;
+}
+
 int ncsi_filter_known(unsigned id)
 {
-    return id == NCSI_FILTER_DEFLATE || id == NCSI_FILTER_SHUFFLE ||
-           id == NCSI_FILTER_FLETCHER32 || id == NCSI_FILTER_ZSTD;
+    return filter_of(id) != NULL;
 }
+
+/* ---- pipelines ----------------------------------------------------------------- */
 
 /* Encodes raw (n bytes of one chunk) through the pipeline.  *out is a
  * malloc'd buffer of *outn bytes. */
@@ -82,66 +241,13 @@ int ncsi_filters_encode(const ncs_filter *pipe, int nf, size_t esz,
         return NCS_ERR(NCS_ENOMEM);
     memcpy(cur, raw, n);
     for (int i = 0; i < nf; i++) {
-        unsigned char *next = NULL;
-        size_t nextn = 0;
-        switch (pipe[i].id) {
-        case NCSI_FILTER_SHUFFLE:
-            next = ncsi_malloc(curn ? curn : 1);
-            if (next != NULL) {
-                shuffle(cur, next, curn, esz);
-                nextn = curn;
-            }
-            break;
-        case NCSI_FILTER_DEFLATE: {
-            uLongf cap = compressBound((uLong)curn);
-            next = ncsi_malloc(cap);
-            if (next != NULL) {
-                if (compress2(next, &cap, cur, (uLong)curn, (int)pipe[i].level) != Z_OK) {
-                    free(next);
-                    free(cur);
-                    return NCS_ERR(NCS_EFILTER);
-                }
-                nextn = cap;
-            }
-            break;
-        }
-        case NCSI_FILTER_ZSTD: {
-            size_t cap = ZSTD_compressBound(curn);
-            next = ncsi_malloc(cap);
-            if (next != NULL) {
-                size_t r = ZSTD_compress(next, cap, cur, curn, (int)pipe[i].level);
-                if (ZSTD_isError(r)) {
-                    free(next);
-                    free(cur);
-                    return NCS_ERR(NCS_EFILTER);
-                }
-                nextn = r;
-            }
-            break;
-        }
-        case NCSI_FILTER_FLETCHER32: {
-            uint32_t sum = ncsi_fletcher32(cur, curn);
-            next = ncsi_malloc(curn + 4);
-            if (next != NULL) {
-                memcpy(next, cur, curn);
-                /* stored little-endian */
-                next[curn] = (unsigned char)sum;
-                next[curn + 1] = (unsigned char)(sum >> 8);
-                next[curn + 2] = (unsigned char)(sum >> 16);
-                next[curn + 3] = (unsigned char)(sum >> 24);
-                nextn = curn + 4;
-            }
-            break;
-        }
-        default:
+        const filter_def *f = filter_of(pipe[i].id);
+        int status = f != NULL ? f->encode(&cur, &curn, esz, pipe[i].level)
+                               : NCS_ERR(NCS_ENOFILTER);
+        if (status != NCS_NOERR) {
             free(cur);
-            return NCS_ERR(NCS_ENOFILTER);
+            return status;
         }
-        free(cur);
-        if (next == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        cur = next;
-        curn = nextn;
     }
     *out = cur;
     *outn = curn;
@@ -160,8 +266,8 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
         return NCS_ERR(NCS_ENOMEM);
     memcpy(cur, stored, sn);
     for (int i = nf - 1; i >= 0; i--) {
-        unsigned char *next = NULL;
-        size_t nextn = 0;
+        const filter_def *f;
+        int status;
         /* the size this step must produce: the chunk plus the checksums of
          * Fletcher-32 filters that ran before it on write */
         size_t want = n;
@@ -170,68 +276,12 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
                 want += 4;
         if (mask & (1u << i))
             continue;
-        switch (pipe[i].id) {
-        case NCSI_FILTER_SHUFFLE:
-            next = ncsi_malloc(curn ? curn : 1);
-            if (next != NULL) {
-                unshuffle(cur, next, curn, esz);
-                nextn = curn;
-            }
-            break;
-        case NCSI_FILTER_DEFLATE: {
-            uLongf len = (uLongf)want;
-            next = ncsi_malloc(want ? want : 1);
-            if (next != NULL) {
-                int zr = uncompress(next, &len, cur, (uLong)curn);
-                if (zr != Z_OK || len != want) {
-                    free(next);
-                    free(cur);
-                    return NCS_ERR(NCS_EFILTER);
-                }
-                nextn = len;
-            }
-            break;
-        }
-        case NCSI_FILTER_ZSTD: {
-            next = ncsi_malloc(want ? want : 1);
-            if (next != NULL) {
-                size_t r = ZSTD_decompress(next, want, cur, curn);
-                if (ZSTD_isError(r) || r != want) {
-                    free(next);
-                    free(cur);
-                    return NCS_ERR(NCS_EFILTER);
-                }
-                nextn = r;
-            }
-            break;
-        }
-        case NCSI_FILTER_FLETCHER32: {
-            uint32_t stored_sum, got;
-            if (curn < 4) {
-                free(cur);
-                return NCS_ERR(NCS_EFILTER);
-            }
-            stored_sum = (uint32_t)cur[curn - 4] | (uint32_t)cur[curn - 3] << 8 |
-                   (uint32_t)cur[curn - 2] << 16 | (uint32_t)cur[curn - 1] << 24;
-            got = ncsi_fletcher32(cur, curn - 4);
-            /* old HDF5 versions stored the checksum with its bytes reversed */
-            if (stored_sum != got && stored_sum != (got >> 24 | (got >> 8 & 0xff00) |
-                                        (got << 8 & 0xff0000) | got << 24)) {
-                free(cur);
-                return NCS_ERR(NCS_EFILTER);
-            }
-            curn -= 4;
-            continue;
-        }
-        default:
+        f = filter_of(pipe[i].id);
+        status = f != NULL ? f->decode(&cur, &curn, want, esz) : NCS_ERR(NCS_ENOFILTER);
+        if (status != NCS_NOERR) {
             free(cur);
-            return NCS_ERR(NCS_ENOFILTER);
+            return status;
         }
-        free(cur);
-        if (next == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        cur = next;
-        curn = nextn;
     }
     if (curn != n) {
         free(cur);

@@ -1,6 +1,9 @@
 /*
- * hdf5_store.h -- shared by the chunked back end's files: chunked.c (the data
- * path and the store methods) and nc4_meta.c (netCDF-4 metadata in HDF5).
+ * hdf5_store.h -- shared by the HDF5 back end's files: h5_store.c (the
+ * store methods), h5_data.c (element data in and out of HDF5), h5_meta.c,
+ * h5_meta_read.c and h5_meta_write.c (netCDF-4 metadata in HDF5) and
+ * h5_driver.c (the HDF5 file driver).  The data path between the chunk
+ * cache and memory is the chunk folder's (chunk_data.c).
  *
  * A chunked file is an HDF5 file laid out as netCDF-4 in the classic data
  * model, so netCDF-C and ncdump read it:
@@ -55,53 +58,37 @@ typedef struct cvar_settings {
  * all of low rank, and NCS_MAX_VAR_DIMS-sized arrays would cost tens of
  * kilobytes each of them. */
 typedef struct cvar {
+    ncs_chunkvar ck;             /* geometry, fill, filters, pin; its address
+                                    is the variable's owner in the cache */
     chunked *cs;
     int varid;
     hid_t dset;                  /* -1 until the dataset exists */
     char *h5name;                /* its link name in the file */
     cvar_settings st;            /* settings (stchunks final after enddef) */
     uint64_t *stchunks;          /* chunk shape chosen, defaulted or read */
-    ncs_filter pipe[NCSI_MAX_FILTERS];
-    int nf;
     int direct;                  /* chunks move through ncslab's pipeline */
-    int swap;                    /* stored in the other byte order */
-    int ndims;                   /* the model variable's; fixed at creation */
-    uint64_t *chunk;
-    uint64_t *cdsz;              /* elements of a chunk in dims d.. */
-    uint64_t *estride;           /* element stride of dim d in a chunk */
-    uint64_t *grid;              /* chunks along each dimension (dim 0 of a
-                                    record variable: unbounded, unused) */
-    size_t esz;
-    size_t chunk_bytes;
-    unsigned char fill[8];       /* native fill value */
     uint64_t extent0;            /* dataset extent along dimension 0 */
     int attached;                /* dimension scales attached */
     int scale_dim;               /* the dimension whose scale the dataset is
                                     in the file; -1: none */
     int allocated;               /* contiguous or compact, storage allocated */
     /* contiguous or compact data moved through the cache in blocks of
-     * chunk[] (virtual chunks: rows of at most BLOCK_BYTES, read and
+     * ck.chunk[] (virtual chunks: rows of at most BLOCK_BYTES, read and
      * written with HDF5 selections), so small requests are served from
-     * memory; vshape[] is the variable's shape, xtype its type */
+     * memory */
     int blocked;
-    int xtype;
-    uint64_t *vshape;
-    /* one-element fast path: the pinned chunk pidx, whose first element is
-     * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
-     * count for dimension 0 of a record variable); pext[d] is how many
-     * indices from plo[d] both the chunk and lim[d] hold, when pinned (lim
-     * only grows, so a stale pext only sends a call the slow way) */
-    unsigned char *pptr;
-    uint64_t pidx;
-    uint64_t *plo;
-    uint64_t *pext;
-    uint64_t *lim;
-    uint64_t dimv[];             /* storage of the arrays above */
+    uint64_t dimv[];             /* storage of the arrays of the cvar and ck */
 } cvar;
+
+/* The cvar whose ck is the cache owner o. */
+static inline cvar *ncsi_cvar_of(void *o)
+{
+    return (cvar *)(void *)((char *)o - offsetof(cvar, ck));
+}
 
 struct chunked {
     hid_t fid;
-    void *journal;               /* the file's driver handle (nc4_journal.c) */
+    void *journal;               /* the file's driver handle (h5_driver.c) */
     int nvars, capvars;
     cvar **vars;                 /* parallel to the model's variables */
     int ndimds;
@@ -113,21 +100,44 @@ struct chunked {
     int version;
 };
 
-/* ---- nc4_meta.c ---------------------------------------------------------- */
+/* The NAME attribute of a dimension's own dataset (no coordinate
+ * variable) starts so. */
+#define DIM_ONLY_PREFIX "This is a netCDF dimension but not a netCDF variable."
+/* The link-name prefix of a variable named like a dimension it is not the
+ * coordinate variable of: the dimension's scale holds the plain name. */
+#define NON_COORD_PREFIX "_nc4_non_coord_"
+
+/* ---- h5_meta.c ------------------------------------------------------------ */
 int  ncsi_nc4_init(void);
 int  ncsi_nc4_create(const char *path, int cmode, hid_t *fidp);
 int  ncsi_nc4_open(const char *path, int write, hid_t *fidp);
+/* HDF5 file type of an external type, in native order. */
+hid_t ncsi_nc4_h5type(int xtype);
+void ncsi_nc4_close_objects(chunked *cs);
+/* The netCDF type of an HDF5 type; *swap says whether its byte order is
+ * not the machine's.  0 when it has none. */
+int  ncsi_h5_type_of(hid_t t, int *swap);
+/* A fixed-size ASCII string type of n bytes, NUL-terminated padding, as
+ * netCDF-4 stores text (-1: failed). */
+hid_t ncsi_h5_text_type(size_t n);
+/* Whether an attribute of this name is netCDF-4's (or a dimension scale's,
+ * or another writer's) bookkeeping rather than a netCDF attribute. */
+int  ncsi_h5_reserved_att(const char *name);
+/* The int attribute name of obj, of 1 to max elements, into vals (*n of
+ * them): NCS_ENOTATT when absent, NCS_ENOTNC when not such an attribute. */
+int  ncsi_h5_read_int_att(hid_t obj, const char *name, int max, int *vals, int *n);
+
+/* ---- h5_meta_read.c ------------------------------------------------------- */
 /* Reads the model and the per-variable storage of an open file. */
 int  ncsi_nc4_read(chunked *cs, ncs_model *m);
+
+/* ---- h5_meta_write.c ------------------------------------------------------ */
 /* Brings the file's metadata in line with the model: creates missing
  * datasets and dimension scales, renames, rewrites the attributes (and
  * marks them in_file). */
 int  ncsi_nc4_write(chunked *cs, ncs_model *m);
-/* HDF5 file type of an external type, in native order. */
-hid_t ncsi_nc4_h5type(int xtype);
-void ncsi_nc4_close_objects(chunked *cs);
 
-/* ---- nc4_journal.c: the virtual file driver chunked files are opened with --
+/* ---- h5_driver.c: the virtual file driver chunked files are opened with --
  * Writes that would change what the last commit left in the file wait in
  * memory until the next commit, which applies them atomically through a
  * journal (see the file's comment). */
@@ -146,7 +156,15 @@ int  ncsi_h5j_commit(void *handle, int durable);
  * data go to the file directly.  0 until set. */
 void ncsi_h5j_limit(void *handle, size_t bytes);
 
-/* ---- chunked.c ------------------------------------------------------------ */
+/* ---- h5_data.c ------------------------------------------------------------ */
+/* The loads and stores of a cvar's chunks in the cache (owner: &cvar.ck). */
+extern const ncs_chunk_ops ncsi_h5_chunk_ops;
+/* Moves the validated slab s of v between buf (memtype elements) and the
+ * dataset with HDF5's own selections: for what the cache does not hold. */
+int  ncsi_h5_fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
+                      int memtype, unsigned char *buf, int put);
+
+/* ---- h5_store.c ----------------------------------------------------------- */
 /* A cvar for variable varid of rank ndims (NULL: out of memory). */
 cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims);
 /* Chunk shape, grid and fill of v from its settings and the model. */

@@ -1,5 +1,5 @@
 /*
- * nc4_journal.c -- the HDF5 virtual file driver ncslab opens chunked files
+ * h5_driver.c -- the HDF5 virtual file driver ncslab opens chunked files
  * with: byte I/O through ncs_io (as the classic back end's), plus a commit
  * journal that makes each commit (ncs_sync, ncs_enddef, ncs_close) atomic
  * with respect to the death of the writing process.
@@ -20,7 +20,7 @@
  *   - a write at or above `committed` lands in space the committed state
  *     does not use (new chunks, new index nodes) and goes to the file at
  *     once, so the chunks a commit covers are in the file before it;
- *   - a commit (ncsi_h5j_commit, called by chunked.c after H5Fflush
+ *   - a commit (ncsi_h5j_commit, called by h5_store.c after H5Fflush
  *     succeeded) writes every deferred page and the file's final size as one
  *     journal past the end of the file, then copies the pages to their
  *     places and truncates the file to its final size, which drops the
@@ -48,12 +48,12 @@
  * Memory: deferred pages stay in memory until the commit.  Metadata pages
  * are few (the headers and index nodes changed since the last commit).
  * Pages first deferred by raw data (chunks rewritten in place) count against
- * a limit chunked.c sets (the chunk cache's budget; the driver itself never
+ * a limit h5_store.c sets (the chunk cache's budget; the driver itself never
  * calls into the cache, whose lock is held while HDF5's is taken); past it,
  * raw data go straight to the file until the next commit (updating the deferred pages they overlap), so a crash can
  * then tear data rewritten since the last commit, never the metadata.
  *
- * Closing drops what was not committed: chunked.c commits just before it
+ * Closing drops what was not committed: h5_store.c commits just before it
  * closes, so what HDF5 writes while closing (the superblock, again) never
  * makes the file differ from its last commit, and a failed close leaves
  * the last committed state.

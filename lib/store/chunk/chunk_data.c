@@ -1,0 +1,217 @@
+/*
+ * chunk_data.c -- the data path of a chunked variable between the chunk
+ * cache and the caller's memory, for any chunked store.
+ *
+ * A request is split by the variable's chunk grid (ncsi_slab_chunks); each
+ * chunk comes from the shared cache, decoded and in native byte order
+ * (the store's load callback makes a missing chunk of fill values), and the
+ * part of the request inside it moves as blocks of runs (ncsi_slab_blocks)
+ * with type conversion.  Chunks hold no records: dimension 0 of a record
+ * variable is cut one chunk length at a time like any other, without a
+ * bound.
+ *
+ * Invariants: a chunk pointer is used only between ncsi_cache_get and
+ * ncsi_cache_release (another thread may evict it after); the pinned
+ * chunk of the one-element path (pptr) stays valid until the store
+ * unpins or drops the variable, which clears pptr first.
+ */
+#include "chunk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ncsi_chunk_fill(const ncs_chunkvar *ck, unsigned char *buf, size_t size)
+{
+    for (size_t i = 0; i + ck->esz <= size; i += ck->esz)
+        memcpy(buf + i, ck->fill, ck->esz);
+}
+
+void ncsi_chunk_swap(unsigned char *p, size_t size, size_t esz)
+{
+    if (esz < 2)
+        return;
+    for (size_t i = 0; i + esz <= size; i += esz)
+        for (size_t a = 0, b = esz - 1; a < b; a++, b--) {
+            unsigned char t = p[i + a];
+            p[i + a] = p[i + b];
+            p[i + b] = t;
+        }
+}
+
+void ncsi_chunk_origin(const ncs_chunkvar *ck, uint64_t idx, uint64_t *off)
+{
+    for (int d = ck->ndims - 1; d >= 0; d--) {
+        uint64_t c;
+        if (d == 0) {
+            c = idx;
+        } else {
+            c = idx % ck->grid[d];
+            idx /= ck->grid[d];
+        }
+        off[d] = c * ck->chunk[d];
+    }
+}
+
+/* One request's walk: chunkp is the chunk (or dense buffer) being moved,
+ * mbase the memory offset, in elements, of its part's first element. */
+typedef struct cx {
+    ncs_chunkvar *ck;
+    int memtype;
+    size_t msz;
+    unsigned char *buf;
+    unsigned char *chunkp;
+    ptrdiff_t mbase;
+    int put;
+    int erange;
+    int version;
+} cx;
+
+static int run_in_chunk(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
+                        uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
+{
+    cx *x = ctx;
+    unsigned char *cp = x->chunkp + elem * x->ck->esz;
+    unsigned char *mp = x->buf + (x->mbase + moff) * (ptrdiff_t)x->msz;
+    int r;
+    (void)rec;
+    if (x->put)
+        r = ncsi_convert(x->memtype, mp, mstep, (size_t)n, x->ck->type, cp,
+                         (ptrdiff_t)fstep, x->version);
+    else
+        r = ncsi_convert(x->ck->type, cp, (ptrdiff_t)fstep, (size_t)n, x->memtype, mp,
+                         mstep, x->version);
+    if (r == NCS_ERANGE)
+        x->erange = 1;
+    return NCS_NOERR;
+}
+
+/* A block of a chunk's part, row by row (chunks hold no records). */
+static int block_in_chunk(void *ctx, const ncs_block *b)
+{
+    cx *x = ctx;
+    size_t esz = x->ck->esz;
+    const unsigned char *cp = x->chunkp + b->elem * esz;
+    unsigned char *mp = x->buf + (x->mbase + b->moff) * (ptrdiff_t)x->msz;
+    ptrdiff_t crow = (ptrdiff_t)(b->rfstep * esz), mrow = b->rmstep * (ptrdiff_t)x->msz;
+    NCSI_ASSERT(b->rrec == 0);
+    if (x->memtype == x->ck->type && b->fstep == 1 && b->mstep == 1) {
+        /* chunks are native: rows are plain copies */
+        size_t len = (size_t)b->n * esz;
+        for (uint64_t i = 0; i < b->rows; i++, cp += crow, mp += mrow) {
+            if (x->put)
+                memcpy((unsigned char *)cp, mp, len);
+            else
+                memcpy(mp, cp, len);
+        }
+        return NCS_NOERR;
+    }
+    for (uint64_t i = 0; i < b->rows; i++, cp += crow, mp += mrow) {
+        int r;
+        if (x->put)
+            r = ncsi_convert(x->memtype, mp, b->mstep, (size_t)b->n, x->ck->type,
+                             (unsigned char *)cp, (ptrdiff_t)b->fstep, x->version);
+        else
+            r = ncsi_convert(x->ck->type, cp, (ptrdiff_t)b->fstep, (size_t)b->n, x->memtype,
+                             mp, b->mstep, x->version);
+        if (r == NCS_ERANGE)
+            x->erange = 1;
+    }
+    return NCS_NOERR;
+}
+
+static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
+{
+    cx *x = ctx;
+    ncs_chunkvar *ck = x->ck;
+    uint64_t idx = 0;
+    int mode = NCSI_CACHE_READ, whole = 1, edge = 0, status;
+    void *ref;
+
+    for (int d = 0; d < ck->ndims; d++) {
+        uint64_t valid = ck->chunk[d];
+        if (d > 0 || !ck->isrec) {
+            idx = idx * ck->grid[d] + ccoord[d];
+            if ((ccoord[d] + 1) * ck->chunk[d] > ck->shape[d]) {
+                valid = ck->shape[d] - ccoord[d] * ck->chunk[d];
+                edge = 1;
+            }
+        } else {
+            idx = ccoord[0];
+        }
+        if (!(sub->start[d] == 0 && sub->stride[d] == 1 && sub->count[d] == valid))
+            whole = 0;
+    }
+    if (x->put)
+        mode = whole ? NCSI_CACHE_OVERWRITE : NCSI_CACHE_WRITE;
+    status = ncsi_cache_get(ck, ck->ops, idx, ck->chunk_bytes, mode, &x->chunkp, &ref);
+    if (status != NCS_NOERR)
+        return status;
+    if (mode == NCSI_CACHE_OVERWRITE && edge)
+        ncsi_chunk_fill(ck, x->chunkp, ck->chunk_bytes);   /* the part past the edge */
+    x->mbase = moff;
+    status = ncsi_slab_blocks(sub, ck->cdsz, block_in_chunk, x);
+    ncsi_cache_release(ref);
+    return status;
+}
+
+static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype, unsigned char *buf,
+                int put, int version)
+{
+    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version };
+    int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
+int ncsi_chunk_get(ncs_chunkvar *ck, const ncs_slab *s, int memtype, void *buf, int version)
+{
+    return move(ck, s, memtype, buf, 0, version);
+}
+
+int ncsi_chunk_put(ncs_chunkvar *ck, const ncs_slab *s, int memtype, const void *buf,
+                   int version)
+{
+    /* a put only reads buf: move() writes through it for gets alone */
+    return move(ck, s, memtype, (unsigned char *)buf, 1, version);
+}
+
+int ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64_t *dsz,
+                     unsigned char *tmp, int memtype, void *buf, int put, int version,
+                     int *erange)
+{
+    /* runs never reach the cache, so ck is only read */
+    cx x = { (ncs_chunkvar *)ck, memtype, ncsi_type_size(memtype), buf, tmp, 0, put, 0,
+             version };
+    int status = ncsi_slab_runs(dense, dsz, run_in_chunk, &x);
+    if (x.erange)
+        *erange = 1;
+    return status;
+}
+
+int ncsi_chunk_pin_get1(ncs_chunkvar *ck, const size_t *index, void *buf)
+{
+    uint64_t elem = 0, idx = 0;
+    unsigned char *p;
+    int status;
+    NCSI_ASSERT(ck->ndims > 0);
+    for (int d = 0; d < ck->ndims; d++) {
+        uint64_t c = index[d] / ck->chunk[d];
+        NCSI_ASSERT(index[d] < ck->lim[d]);
+        ck->plo[d] = c * ck->chunk[d];
+        ck->pext[d] = ck->lim[d] - ck->plo[d] < ck->chunk[d] ? ck->lim[d] - ck->plo[d]
+                                                              : ck->chunk[d];
+        idx = (d == 0) ? c : idx * ck->grid[d] + c;
+    }
+    status = ncsi_cache_pin(ck, ck->ops, idx, ck->chunk_bytes, ck->pptr != NULL, ck->pidx, &p);
+    if (status != NCS_NOERR) {
+        ck->pptr = NULL;
+        return status;
+    }
+    ck->pptr = p;
+    ck->pidx = idx;
+    for (int d = 0; d < ck->ndims; d++)
+        elem += (index[d] - ck->plo[d]) * ck->estride[d];
+    memcpy(buf, ck->pptr + elem * ck->esz, ck->esz);
+    return NCS_NOERR;
+}
