@@ -24,7 +24,14 @@
  * the error was first made (retrievable with ncsi_last_error_site), which
  * turns "returned -51" into a file and line. */
 #ifdef NCS_DEBUG
-int ncsi_error_at(int code, const char *file, int line);
+void ncsi_error_note(const char *file, int line);
+/* Inline, so that a reader (the static analysers included) sees that the
+ * code made is the code given. */
+static inline int ncsi_error_at(int code, const char *file, int line)
+{
+    ncsi_error_note(file, line);
+    return code;
+}
 #define NCS_ERR(code) ncsi_error_at((code), __FILE__, __LINE__)
 #else
 #define NCS_ERR(code) (code)
@@ -57,7 +64,12 @@ void ncsi_fastpath_init(void);
 #define NCSI_ASSERT(x) assert(x)
 #define ALWAYS(x) ((x) ? 1 : (assert(0), 0))
 #define NEVER(x) ((x) ? (assert(0), 1) : 0)
-int ncsi_corrupt_at(int code, const char *file, int line);
+void ncsi_corrupt_note(const char *file, int line);
+static inline int ncsi_corrupt_at(int code, const char *file, int line)
+{
+    ncsi_corrupt_note(file, line);
+    return ncsi_error_at(code, file, line);
+}
 #define NCSI_CORRUPT(code) ncsi_corrupt_at((code), __FILE__, __LINE__)
 #else
 #define NCSI_ASSERT(x) ((void)0)

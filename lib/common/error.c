@@ -15,18 +15,16 @@ static _Thread_local const char *err_file, *corrupt_file;
 static _Thread_local int err_line, corrupt_line;
 static _Thread_local char err_site[256], corrupt_site[256];
 
-int ncsi_error_at(int code, const char *file, int line)
+void ncsi_error_note(const char *file, int line)
 {
     err_file = file;
     err_line = line;
-    return code;
 }
 
-int ncsi_corrupt_at(int code, const char *file, int line)
+void ncsi_corrupt_note(const char *file, int line)
 {
     corrupt_file = file;
     corrupt_line = line;
-    return ncsi_error_at(code, file, line);
 }
 
 static const char *site(const char *file, int line, char *buf, size_t n)

@@ -72,6 +72,7 @@ static void hash_del(ncs_pc *pc, const page *p)
 {
     size_t i = hslot(pc, p->pno), j;
     int k = (int)(p - pc->pages);
+    NCSI_ASSERT(p->valid && hash_find(pc, p->pno) == p);
     while (pc->hash[i] != k)
         i = (i + 1) & pc->hmask;
     pc->hash[i] = -1;
@@ -90,9 +91,11 @@ int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
 {
     ncs_pc *pc = ncsi_calloc(1, sizeof *pc);
     int status;
+    size_t hcap = 16;
+    /* the back ends choose these: never from a caller or a file */
+    NCSI_ASSERT(page_size > 0 && npages > 0);
     if (pc == NULL)
         return NCS_ERR(NCS_ENOMEM);
-    size_t hcap = 16;
     pc->io = io;
     pc->psize = page_size;
     pc->npages = npages;
@@ -186,6 +189,7 @@ static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
             if (victim == NULL || q->stamp < victim->stamp)
                 victim = q;
         }
+        NCSI_ASSERT(victim != NULL);        /* npages > 0 */
         if (victim->valid) {
             status = page_writeback(pc, victim);
             if (status != NCS_NOERR)
@@ -222,6 +226,7 @@ static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
 static void mark_dirty(ncs_pc *pc, page *p, size_t lo, size_t hi)
 {
     uint64_t end = p->pno * pc->psize + hi;
+    NCSI_ASSERT(p->valid && lo < hi && hi <= pc->psize);
     if (p->dlo == p->dhi) {
         p->dlo = lo;
         p->dhi = hi;

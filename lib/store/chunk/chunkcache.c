@@ -116,6 +116,8 @@ static int table_insert(entry *e)
         if (status != NCS_NOERR)
             return status;
     }
+    /* at most half full, so the probe below ends */
+    NCSI_ASSERT((tcount + ttombs + 1) * 2 <= tcap);
     for (i = hash(e->owner, e->idx) & (tcap - 1); table[i] != NULL && table[i] != TOMB;
          i = (i + 1) & (tcap - 1))
         ;
@@ -128,6 +130,7 @@ static int table_insert(entry *e)
 
 static void list_unlink(entry **h, entry **t, entry *e)
 {
+    NCSI_ASSERT((e->prev == NULL) == (*h == e) && (e->next == NULL) == (*t == e));
     if (e->prev)
         e->prev->next = e->next;
     else
@@ -156,7 +159,7 @@ static void lru_push(entry *e) { list_push(&head, &tail, e); }
 static void table_remove(entry *e)
 {
     entry **slot = slot_of(e->owner, e->idx);
-    assert(slot != NULL && *slot == e);
+    NCSI_ASSERT(slot != NULL && *slot == e);
     *slot = TOMB;
     tcount--;
     ttombs++;
@@ -164,6 +167,7 @@ static void table_remove(entry *e)
 
 static void ghost_free(entry *e)
 {
+    NCSI_ASSERT(e->ghost && e->data == NULL && nghosts > 0 && ghost_bytes >= e->size);
     list_unlink(&ghead, &gtail, e);
     nghosts--;
     ghost_bytes -= e->size;
@@ -201,6 +205,7 @@ static int evict(entry *e, int writeback, int as_ghost)
         if (status != NCS_NOERR)
             return status;
     }
+    NCSI_ASSERT(!e->ghost && used >= e->size && target <= budget);
     lru_unlink(e);
     used -= e->size;
     free(e->data);
@@ -259,7 +264,7 @@ void ncsi_cache_release(void *ref)
 {
     entry *e = ref;
     pthread_mutex_lock(&lock);
-    assert(e->pins > 0);
+    NCSI_ASSERT(e->pins > 0);
     e->pins--;
     pthread_mutex_unlock(&lock);
 }
@@ -299,6 +304,7 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
     slot = slot_of(owner, idx);
     if (slot != NULL && !(*slot)->ghost) {
         e = *slot;
+        NCSI_ASSERT(e->data != NULL);
         counters.hits++;
         if (e != head) {
             lru_unlink(e);
@@ -454,8 +460,10 @@ int ncsi_cache_drop_all(void *const *owners, size_t n, int writeback)
         status = NCS_ERR(NCS_ENOMEM);
     for (entry *e = head; e != NULL && status == NCS_NOERR; e = e->next) {
         size_t pos = owner_find(t, n, e->owner);
-        if (pos < n)
+        if (pos < n) {
+            NCSI_ASSERT(k < cap);     /* the list is the one just counted */
             items[k++] = (drop_item){ pos, e };
+        }
     }
     if (status == NCS_NOERR) {
         if (k > 1)

@@ -6,7 +6,8 @@
  * is bounded by a small multiple of the file size; every offset and size is
  * computed with overflow checks; malformed input yields NCS_ENOTNC, or the
  * error the same fault gets from a definition call (NCS_EBADNAME,
- * NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE).
+ * NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE), always made (or passed on)
+ * through NCSI_CORRUPT, so that a debug build names the rule the file broke.
  */
 #include "classic.h"
 
@@ -119,6 +120,7 @@ static void put_attlist(wbuf *w, const ncs_attlist *l)
 void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf)
 {
     wbuf w = { buf, version };
+    NCSI_ASSERT(version == 1 || version == 2 || version == 5);
     w.p[0] = 'C';
     w.p[1] = 'D';
     w.p[2] = 'F';
@@ -161,7 +163,7 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf)
                 put_u64(&w, v->begin);
         }
     }
-    assert((uint64_t)(w.p - buf) == ncsi_hdr_len(m, version));
+    NCSI_ASSERT((uint64_t)(w.p - buf) == ncsi_hdr_len(m, version));
 }
 
 /* ---- decoding -------------------------------------------------------------- */
@@ -185,7 +187,7 @@ static int need(rbuf *r, uint64_t n)
     size_t got;
     int status;
     if (n > r->fsize || r->pos > r->fsize - n)
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     if (r->pos + n <= r->have)
         return NCS_NOERR;
     want = r->pos + n;
@@ -206,6 +208,7 @@ static int need(rbuf *r, uint64_t n)
     if (got < cap - r->have)
         return NCS_ERR(NCS_ENOTNC);  /* the file shrank under us */
     r->have = cap;
+    NCSI_ASSERT(r->pos + n <= r->have && r->have <= r->fsize);
     return NCS_NOERR;
 }
 
@@ -242,10 +245,10 @@ static int get_cnt(rbuf *r, uint64_t *v)
     if (r->version == 5) {
         int status = get_u64(r, v);
         if (status == NCS_NOERR && *v > (uint64_t)INT64_MAX)
-            return NCS_ERR(NCS_ENOTNC);
+            return NCSI_CORRUPT(NCS_ENOTNC);
         return status;
     } else {
-        uint32_t u;
+        uint32_t u = 0;
         int status = get_u32(r, &u);
         *v = u;
         return status;
@@ -263,7 +266,7 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
     if (status != NCS_NOERR)
         return status;
     if (n == 0 || n > NCS_MAX_NAME)
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     padded = NCS_RNDUP(n, 4);
     status = need(r, padded);
     if (status != NCS_NOERR)
@@ -273,10 +276,10 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
     if (nul != NULL) {
         uint64_t len = (uint64_t)(nul - (r->buf + r->pos));
         if (len == 0)
-            return NCS_ERR(NCS_ENOTNC);
+            return NCSI_CORRUPT(NCS_ENOTNC);
         for (uint64_t i = len; i < n; i++)
             if (r->buf[r->pos + i] != 0)
-                return NCS_ERR(NCS_ENOTNC);
+                return NCSI_CORRUPT(NCS_ENOTNC);
         *namelen = (uint32_t)n;
         n = len;
     }
@@ -289,7 +292,7 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
     status = ncsi_check_name(s);
     if (status != NCS_NOERR) {
         free(s);
-        return status;
+        return NCSI_CORRUPT(status);
     }
     r->pos += padded;
     *out = s;
@@ -308,13 +311,13 @@ static int get_list(rbuf *r, uint32_t tag, uint64_t minsz, uint64_t *count)
         return status;
     if (t == 0) {
         if (*count != 0)
-            return NCS_ERR(NCS_ENOTNC);
+            return NCSI_CORRUPT(NCS_ENOTNC);
         return NCS_NOERR;
     }
     if (t != tag)
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     if (*count > left(r) / minsz || *count > INT32_MAX)
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     return NCS_NOERR;
 }
 
@@ -370,17 +373,18 @@ static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen)
         return status;
     l->n = (int)i + 1;
     if (names_seen(seen, a->name))
-        return NCS_ERR(NCS_ENOTNC);       /* duplicate name */
+        return NCSI_CORRUPT(NCS_ENOTNC);       /* duplicate name */
     status = get_u32(r, &type);
     if (status == NCS_NOERR)
         status = get_cnt(r, &nelems);
     if (status != NCS_NOERR)
         return status;
     if (!ncsi_type_ok((int)type, r->version))
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     a->type = (int)type;
+    NCSI_ASSERT(ncsi_type_size(a->type) > 0);     /* every valid type has a size */
     if (nelems > left(r) / ncsi_type_size(a->type))
-        return NCS_ERR(NCS_ENOTNC);
+        return NCSI_CORRUPT(NCS_ENOTNC);
     nbytes = nelems * ncsi_type_size(a->type);
     status = need(r, NCS_RNDUP(nbytes, 4));
     if (status != NCS_NOERR)
@@ -436,8 +440,12 @@ uint64_t ncsi_recsize(const ncs_model *m)
  * (vsize) of the previous one; record variables likewise from begin_rec,
  * which lies after the fixed-size data.  Nothing is read from the data
  * section: a file shorter than its data is found by the reads that reach
- * past its end. */
-int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
+ * past its end.  A header read from a file (from_file) that breaks these
+ * rules is a malformed file; one a redefinition would write is refused with
+ * the same code, but is no corruption. */
+#define LAYOUT_ERR(from_file)                                                  \
+    ((from_file) ? NCSI_CORRUPT(NCS_ENOTNC) : NCS_ERR(NCS_ENOTNC))
+static int check_layout(const ncs_model *m, ncs_layout *lay, int from_file)
 {
     uint64_t prev, end;
     int nfixed = 0, nrec = 0;
@@ -450,7 +458,7 @@ int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
         if (v->isrec)
             continue;
         if (v->begin < prev || ncsi_add_u64(v->begin, v->len, &end))
-            return NCS_ERR(NCS_ENOTNC);
+            return LAYOUT_ERR(from_file);
         if (nfixed++ == 0)
             lay->begin_var = v->begin;
         prev = end;
@@ -462,25 +470,30 @@ int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
             continue;
         if (nrec++ == 0) {
             if (v->begin < lay->begin_rec)
-                return NCS_ERR(NCS_ENOTNC);
+                return LAYOUT_ERR(from_file);
             lay->begin_rec = v->begin;
         } else if (v->begin < prev) {
-            return NCS_ERR(NCS_ENOTNC);
+            return LAYOUT_ERR(from_file);
         }
         if (ncsi_add_u64(v->begin, v->len, &prev))
-            return NCS_ERR(NCS_ENOTNC);
+            return LAYOUT_ERR(from_file);
         /* within one record */
         if (nrec > 1 && prev - lay->begin_rec > lay->recsize)
-            return NCS_ERR(NCS_ENOTNC);
+            return LAYOUT_ERR(from_file);
     }
     if (nfixed == 0)
         lay->begin_var = lay->begin_rec;
     if (nrec > 0 && m->numrecs > 0) {
         uint64_t r;
         if (ncsi_mul_u64(m->numrecs, lay->recsize, &r) || ncsi_add_u64(r, lay->begin_rec, &r))
-            return NCS_ERR(NCS_ENOTNC);
+            return LAYOUT_ERR(from_file);
     }
     return NCS_NOERR;
+}
+
+int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
+{
+    return check_layout(m, lay, 0);
 }
 
 int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
@@ -498,7 +511,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         goto done;
     if (memcmp(r.buf, "CDF", 3) != 0 ||
         (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5)) {
-        status = NCS_ERR(NCS_ENOTNC);
+        status = NCSI_CORRUPT(NCS_ENOTNC);
         goto done;
     }
     r.version = *version = r.buf[3];
@@ -509,9 +522,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         if (status == NCS_NOERR && numrecs == UINT64_MAX)
             streaming = 1;
         else if (status == NCS_NOERR && numrecs > (uint64_t)INT64_MAX)
-            status = NCS_ERR(NCS_ENOTNC);
+            status = NCSI_CORRUPT(NCS_ENOTNC);
     } else {
-        uint32_t u;
+        uint32_t u = 0;
         status = get_u32(&r, &u);
         numrecs = u;
         streaming = (u == UINT32_MAX);
@@ -539,12 +552,12 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         if (status != NCS_NOERR)
             goto done;
         if (names_seen(&seen, d->name)) {
-            status = NCS_ERR(NCS_ENOTNC);
+            status = NCSI_CORRUPT(NCS_ENOTNC);
             goto done;
         }
         if (d->len == 0) {
             if (m->unlimdim >= 0) {
-                status = NCS_ERR(NCS_ENOTNC);
+                status = NCSI_CORRUPT(NCS_ENOTNC);
                 goto done;
             }
             m->unlimdim = (int)i;
@@ -576,14 +589,14 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             goto done;
         m->nvars = (int)i + 1;
         if (names_seen(&seen, v->name)) {
-            status = NCS_ERR(NCS_ENOTNC);
+            status = NCSI_CORRUPT(NCS_ENOTNC);
             goto done;
         }
         status = get_cnt(&r, &nd);
         if (status != NCS_NOERR)
             goto done;
         if (nd > NCS_MAX_VAR_DIMS || nd > left(&r) / c) {
-            status = NCS_ERR(NCS_ENOTNC);
+            status = NCSI_CORRUPT(NCS_ENOTNC);
             goto done;
         }
         status = ncsi_var_alloc(v, (int)nd);
@@ -595,7 +608,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             if (status != NCS_NOERR)
                 goto done;
             if (id >= (uint64_t)m->ndims) {
-                status = NCS_ERR(NCS_EBADDIM);
+                status = NCSI_CORRUPT(NCS_EBADDIM);
                 goto done;
             }
             v->dimids[d] = (int)id;
@@ -606,21 +619,21 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         if (status != NCS_NOERR)
             goto done;
         if (!ncsi_type_ok((int)type, r.version)) {
-            status = NCS_ERR(NCS_ENOTNC);
+            status = NCSI_CORRUPT(NCS_ENOTNC);
             goto done;
         }
         v->type = (int)type;
         if (r.version == 5)
             status = get_u64(&r, &vsize);
         else {
-            uint32_t u;
+            uint32_t u = 0;
             status = get_u32(&r, &u);
             vsize = u;
         }
         if (status != NCS_NOERR)
             goto done;
         if (r.version == 1) {
-            uint32_t u;
+            uint32_t u = 0;
             status = get_u32(&r, &u);
             v->begin = u;
         } else {
@@ -631,12 +644,14 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         /* vsize is redundant: recomputed from the shape, as netCDF does
          * (EUNLIMPOS, EVARSIZE as for a definition) */
         status = ncsi_var_shape(m, v);
-        if (status != NCS_NOERR)
+        if (status != NCS_NOERR) {
+            status = NCSI_CORRUPT(status);
             goto done;
+        }
     }
     lay->xsz = r.pos;
     m->numrecs = streaming ? 0 : numrecs;
-    status = ncsi_hdr_check_layout(m, lay);
+    status = check_layout(m, lay, 1);
     if (status == NCS_NOERR && streaming && lay->recsize > 0 && fsize > lay->begin_rec)
         /* streaming: the record count is whatever the file holds */
         m->numrecs = (fsize - lay->begin_rec) / lay->recsize;

@@ -217,6 +217,7 @@ done:
     forget(b, diff, diff + wlen);
     if (write)
         b->rflags |= RGN_WRITE | RGN_MODIFIED;
+    NCSI_ASSERT(b->off % bs == 0 && b->cnt <= b->ext && b->ext <= 2 * bs);
 }
 
 /* Under NC_SHARE each header request is read and written on its own:

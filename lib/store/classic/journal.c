@@ -301,8 +301,8 @@ int ncsi_journal_begin(const char *path, ncs_io *data, uint64_t old_size,
     put64(hdr + 8, old_size);
     status = jput(j, hdr, HDR_SIZE, 1);
     for (size_t i = 0; i < n && status == NCS_NOERR; i++) {
-        assert(ranges[i].len > 0 && ranges[i].off + ranges[i].len <= old_size);
-        assert(i == 0 || ranges[i].off >= ranges[i - 1].off + ranges[i - 1].len);
+        NCSI_ASSERT(ranges[i].len > 0 && ranges[i].off + ranges[i].len <= old_size);
+        NCSI_ASSERT(i == 0 || ranges[i].off >= ranges[i - 1].off + ranges[i - 1].len);
         status = journal_range(j, data, ranges[i].off, ranges[i].len);
     }
     if (status == NCS_NOERR) {
@@ -443,7 +443,7 @@ static int restore(ncs_io *io, unsigned char *buf, ncs_io *data, const char *jpa
     uint64_t old_size;
     int valid, status = walk(io, buf, data, &old_size, &valid);
     if (status == NCS_NOERR && !valid)
-        status = NCS_ERR(NCS_ENOTNC);      /* it changed since it was checked */
+        status = NCSI_CORRUPT(NCS_ENOTNC);  /* it changed since it was checked */
     if (status == NCS_NOERR)
         status = ncsi_io_set_size(data, old_size);
     if (status == NCS_NOERR)
@@ -460,7 +460,7 @@ int ncsi_journal_rollback(ncs_journal *j, ncs_io *data)
     uint64_t old_size;
     int valid, status = walk(j->io, j->rbuf, NULL, &old_size, &valid);
     if (status == NCS_NOERR && !valid)
-        status = NCS_ERR(NCS_ENOTNC);      /* the journal did not read back */
+        status = NCSI_CORRUPT(NCS_ENOTNC);  /* the journal did not read back */
     if (status == NCS_NOERR)
         status = restore(j->io, j->rbuf, data, j->path, j->dir);
     if (status == NCS_NOERR)
