@@ -29,20 +29,6 @@ int main(void)
 /* Fewer rejections than this means the corpus or this test went wrong. */
 #define MIN_REJECTED 100
 
-/* Rejected by classic.c's variable-size rule (check_vlens, shared with
- * enddef), which does not yet make its error through NCSI_CORRUPT.  Listed
- * so that the rest is checked; each must still fail the check, so the list
- * is shortened when that changes. */
-static const char *const pending[] = {"cdf1_var_too_big.nc", "cdf2_var_too_big.nc"};
-
-static int is_pending(const char *name)
-{
-    for (size_t i = 0; i < sizeof pending / sizeof pending[0]; i++)
-        if (strcmp(pending[i], name) == 0)
-            return 1;
-    return 0;
-}
-
 static int hdf5_signature(const char *path)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
@@ -85,13 +71,9 @@ int main(void)
         corrupt = ncsi_last_corrupt_site();
         error = ncsi_last_error_site();
         if (corrupt[0] == '\0' || strcmp(corrupt, error) != 0) {
-            printf("%s: %s: %s (%d) made at %s, last NCSI_CORRUPT at %s\n",
-                   is_pending(name) ? "pending" : "FAIL", name, ncs_strerror(status), status,
-                   error[0] ? error : "(no site)", corrupt[0] ? corrupt : "(none)");
-            failures += !is_pending(name);
-        } else if (is_pending(name)) {
-            printf("FAIL: %s: now rejected at %s: take it off the pending list\n", name,
-                   corrupt);
+            printf("FAIL: %s: %s (%d) made at %s, last NCSI_CORRUPT at %s\n", name,
+                   ncs_strerror(status), status, error[0] ? error : "(no site)",
+                   corrupt[0] ? corrupt : "(none)");
             failures++;
         } else {
             printf("ok: %s: %s at %s\n", name, ncs_strerror(status), corrupt);
@@ -103,8 +85,7 @@ int main(void)
                MIN_REJECTED);
         return 1;
     }
-    printf("%d rejected files, %d of them not through NCSI_CORRUPT (pending: %d)\n", rejected,
-           failures, (int)(sizeof pending / sizeof pending[0]));
+    printf("%d rejected files, %d of them not through NCSI_CORRUPT\n", rejected, failures);
     return failures == 0 ? 0 : 1;
 }
 #endif

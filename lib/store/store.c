@@ -43,7 +43,9 @@ int ncsi_store_for_open(const char *path, const ncs_store_methods **storep)
         }
     }
     ncsi_io_close(io);
-    if (status == NCS_NOERR && *storep == NULL)
+    /* the classic back end claims every file: none left is a registry
+     * without it */
+    if (status == NCS_NOERR && NEVER(*storep == NULL))
         status = NCS_ERR(NCS_ENOTNC);
     return status;
 }

@@ -274,10 +274,13 @@ static int cl_open(ncs_file *f, const char *path, int mode)
     CL(f)->committed = 1;
     status = ncsi_hdr_decode(io, fsize, &f->model, &f->version, &CL(f)->lay);
     if (status == NCS_NOERR) {
-        /* sizes the format cannot hold, as netCDF-C checks at open */
+        /* sizes the format cannot hold, as netCDF-C checks at open: in a
+         * file, a malformed header (at enddef, the caller's definitions) */
         status = ncsi_cl_check_vlens(&f->model, f->version);
-        if (status != NCS_NOERR)
+        if (status != NCS_NOERR) {
+            status = NCSI_CORRUPT(status);
             ncsi_model_free(&f->model);
+        }
     }
     if (status == NCS_NOERR)
         status = ncsi_cl_fast_rebuild(f);

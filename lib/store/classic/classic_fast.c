@@ -421,7 +421,6 @@ int ncsi_cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *
                     copy_bytes(p, 1, mem, 1, n0);
             } else if (swap_rows != NULL && k > 1 && rowbytes <= SHORT_ROW) {
                 swap_rows(p, (ptrdiff_t)gap1, mem, (ptrdiff_t)rowbytes, n0, (size_t)k);
-                p += k * gap1;
                 mem += k * rowbytes;
             } else {
                 for (uint64_t j = 0; j < k; j++, p += gap1, mem += rowbytes)

@@ -176,7 +176,6 @@ static int att_one_element(hid_t attr)
 static int text_att_value(hid_t obj, const char *name, char *buf, size_t cap)
 {
     hid_t attr, t, mt;
-    size_t size;
     int ok = 0;
     if (H5Aexists(obj, name) <= 0)
         return 0;
@@ -186,7 +185,7 @@ static int text_att_value(hid_t obj, const char *name, char *buf, size_t cap)
     t = H5Aget_type(attr);
     /* one fixed-length string only: an array of them would not fit in buf */
     if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) <= 0 &&
-        (size = H5Tget_size(t)) < cap && att_one_element(attr)) {
+        H5Tget_size(t) < cap && att_one_element(attr)) {
         mt = H5Tcopy(t);
         memset(buf, 0, cap);
         ok = mt >= 0 && H5Aread(attr, mt, buf) >= 0;

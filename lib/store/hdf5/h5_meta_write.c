@@ -495,7 +495,7 @@ int ncsi_nc4_write(chunked *cs, ncs_model *m)
 
     /* the file's own marks, once */
     if (H5Aexists(cs->fid, "_NCProperties") <= 0) {
-        snprintf(props, sizeof props, "version=2,ncslab=%s,hdf5=%u.%u.%u", NCS_VERSION,
+        snprintf(props, sizeof props, "version=2,ncslab=%s,hdf5=%d.%d.%d", NCS_VERSION,
                  H5_VERS_MAJOR, H5_VERS_MINOR, H5_VERS_RELEASE);
         status = write_text_att(cs->fid, "_NCProperties", props);
         if (status == NCS_NOERR && cs->strict)
