@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,12 +40,11 @@
 #include <netcdf_filter.h>
 
 #include "diff_util.h"
-#include "ncslab.h"
+#include "nc4_common.h"
 
 #ifndef NCDUMP_PROG
 #define NCDUMP_PROG "ncdump"
 #endif
-#define NC4 (NC_NETCDF4 | NC_CLASSIC_MODEL)
 
 static char tmpdir[256];
 static uint64_t seeds[8];
@@ -78,62 +76,7 @@ static void tmp_path(char *out, size_t n, const char *what, int lib, int k)
     snprintf(out, n, "%s/%s_%d_%s.nc", tmpdir, what, k, lib ? "ncslab" : "netcdf");
 }
 
-/* ---- both libraries behind one table ----------------------------------- */
-typedef struct lib {
-    const char *name;
-    int (*create)(const char *path, int cmode, int *ncidp);
-    int (*open)(const char *path, int mode, int *ncidp);
-    int (*def_dim)(int ncid, const char *name, size_t len, int *idp);
-    int (*def_var)(int ncid, const char *name, int xtype, int ndims, const int *dimids,
-                   int *varidp);
-    int (*def_var_chunking)(int ncid, int varid, int storage, const size_t *chunks);
-    int (*def_var_deflate)(int ncid, int varid, int shuffle, int deflate, int level);
-    int (*def_var_fletcher32)(int ncid, int varid, int on);
-    int (*def_var_zstd)(int ncid, int varid, int level);
-    int (*put_att)(int ncid, int varid, const char *name, int xtype, size_t len,
-                   const void *op);
-    int (*put_vars)(int ncid, int varid, const size_t *start, const size_t *count,
-                    const ptrdiff_t *stride, const void *op);
-    int (*get_vars)(int ncid, int varid, const size_t *start, const size_t *count,
-                    const ptrdiff_t *stride, void *ip);
-    int (*redef)(int ncid);
-    int (*enddef)(int ncid);
-    int (*sync)(int ncid);
-    int (*close)(int ncid);
-} lib;
-
-static int ns_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
-                      const void *op)
-{
-    return ncs_put_att(ncid, varid, name, xtype, len, NCS_NAT, op);
-}
-
-static int ns_put_vars(int ncid, int varid, const size_t *start, const size_t *count,
-                       const ptrdiff_t *stride, const void *op)
-{
-    return ncs_put(ncid, varid, start, count, stride, NULL, NCS_NAT, op);
-}
-
-static int ns_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
-                       const ptrdiff_t *stride, void *ip)
-{
-    return ncs_get(ncid, varid, start, count, stride, NULL, NCS_NAT, ip);
-}
-
-static int nc_zstd(int ncid, int varid, int level)
-{
-    return nc_def_var_zstandard(ncid, varid, level);
-}
-
-static const lib lib_nc = {
-    "netCDF-C", nc_create, nc_open, nc_def_dim, nc_def_var, nc_def_var_chunking,
-    nc_def_var_deflate, nc_def_var_fletcher32, nc_zstd, nc_put_att, nc_put_vars,
-    nc_get_vars, nc_redef, nc_enddef, nc_sync, nc_close};
-static const lib lib_ns = {
-    "ncslab", ncs_create, ncs_open, ncs_def_dim, ncs_def_var, ncs_def_var_chunking,
-    ncs_def_var_deflate, ncs_def_var_fletcher32, ncs_def_var_zstd, ns_put_att,
-    ns_put_vars, ns_get_vars, ncs_redef, ncs_enddef, ncs_sync, ncs_close};
-static const lib *const libs[2] = {&lib_nc, &lib_ns};
+static const nc4lib *const libs[2] = {&nc4_netcdf, &nc4_ncslab};
 
 /* Both libraries make the same call; the codes must agree. */
 #define BOTH(fails, what, call_nc, call_ns)                                          \
@@ -152,27 +95,11 @@ static const lib *const libs[2] = {&lib_nc, &lib_ns};
  * when ncdump failed (its status in *status). */
 static char *ncdump_text(const char *opts, const char *path, int *status)
 {
-    char cmd[1024], *buf = NULL, *nl;
-    size_t n = 0, cap = 0;
-    FILE *p;
+    char cmd[1024], *buf, *nl;
     snprintf(cmd, sizeof cmd, "%s %s '%s' 2>&1", NCDUMP_PROG, opts, path);
-    p = popen(cmd, "r");
-    if (p == NULL)
+    buf = nc4_run(cmd, status);
+    if (buf == NULL)
         return NULL;
-    for (;;) {
-        size_t got;
-        if (cap - n < 4096) {
-            cap = cap ? cap * 2 : 65536;
-            buf = realloc(buf, cap);
-            ck_assert(buf != NULL);
-        }
-        got = fread(buf + n, 1, cap - n - 1, p);
-        if (got == 0)
-            break;
-        n += got;
-    }
-    buf[n] = '\0';
-    *status = pclose(p);
     nl = strchr(buf, '\n');
     if (nl != NULL)
         memmove(buf, nl + 1, strlen(nl + 1) + 1);
@@ -322,7 +249,7 @@ static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord
         unsigned char fv[8];
         dt_store(t, fv, gval(t, v, 999, 7));
         BOTH(*fails, "put_att _FillValue", nc_put_att(ids[0], v, "_FillValue", t, 1, fv),
-             ns_put_att(ids[1], v, "_FillValue", t, 1, fv));
+             nc4_ncslab.put_att(ids[1], v, "_FillValue", t, 1, fv));
     }
     for (unsigned a = drng_below(r, 3); a > 0; a--) {
         int at = ctypes[drng_below(r, 6)];
@@ -333,7 +260,7 @@ static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord
             dt_store(at, buf + k * dt_size(at), gval(at, v, k, (int)a));
         snprintf(an, sizeof an, "att%u", a);
         BOTH(*fails, "put_att", nc_put_att(ids[0], v, an, at, len, buf),
-             ns_put_att(ids[1], v, an, at, len, buf));
+             nc4_ncslab.put_att(ids[1], v, an, at, len, buf));
     }
     return v;
 }
@@ -566,7 +493,7 @@ static int run_sequence(uint64_t seed, int iter)
         char an[16];
         snprintf(an, sizeof an, "title%u", a);
         BOTH(fails, "put_att global", nc_put_att(ids[0], NC_GLOBAL, an, NC_CHAR, 5, "hello"),
-             ns_put_att(ids[1], NCS_GLOBAL, an, NCS_CHAR, 5, "hello"));
+             nc4_ncslab.put_att(ids[1], NCS_GLOBAL, an, NCS_CHAR, 5, "hello"));
     }
     for (unsigned nv = 1 + drng_below(&r, 5); nv > 0 && s.nvars < RMAXV; nv--) {
         char dn[16];
@@ -855,10 +782,8 @@ static int count_in(const char *text, const char *what)
 START_TEST(test_scales)
 {
     char path[512], cmd[1024];
-    int ncid, d[3], v[4];
-    FILE *p;
+    int ncid, d[3], v[4], status = 0;
     char *text;
-    size_t n = 0;
     tmp_path(path, sizeof path, "scales", 1, 0);
     ck_assert_int_eq(ncs_create(path, NCS_CLOBBER | NCS_NETCDF4 | NCS_CLASSIC_MODEL, &ncid), 0);
     ncs_def_dim(ncid, "time", NCS_UNLIMITED, &d[0]);
@@ -873,13 +798,9 @@ START_TEST(test_scales)
     ck_assert_int_eq(ncs_close(ncid), 0);
 
     snprintf(cmd, sizeof cmd, "h5dump -A '%s' 2>&1", path);
-    p = popen(cmd, "r");
-    ck_assert(p != NULL);
-    text = malloc(1 << 20);
+    text = nc4_run(cmd, &status);
     ck_assert(text != NULL);
-    n = fread(text, 1, (1 << 20) - 1, p);
-    text[n] = '\0';
-    if (pclose(p) != 0 && strstr(text, "not found") != NULL) {
+    if (status != 0 && strstr(text, "not found") != NULL) {
         printf("diff_nc4: no h5dump; the H5DS checks still run\n");
     } else {
         /* time, lon: dimension-only scales; lat: the coordinate variable */
@@ -1167,17 +1088,13 @@ static Suite *nc4_suite(void)
 int main(void)
 {
     const char *env = getenv("NCSLAB_SEED");
-    SRunner *sr;
-    int nfail, probe;
+    int probe;
     char probe_path[512];
 
     setvbuf(stdout, NULL, _IOLBF, 0);     /* test processes fork */
     trace = getenv("NCSLAB_DIFF_TRACE") != NULL && atoi(getenv("NCSLAB_DIFF_TRACE")) > 0;
-    snprintf(tmpdir, sizeof tmpdir, "diff_nc4.%ld", (long)getpid());
-    if (mkdir(tmpdir, 0700) != 0) {
-        perror(tmpdir);
+    if (nc4_make_tmpdir(tmpdir, sizeof tmpdir, "diff_nc4") != 0)
         return 99;
-    }
     if (env != NULL && *env) {
         seeds[nseeds++] = strtoull(env, NULL, 10);
     } else {
@@ -1200,13 +1117,5 @@ int main(void)
     unlink(probe_path);
     printf("diff_nc4: netCDF-C zstd filter %savailable\n", zstd_ok ? "" : "not ");
 
-    sr = srunner_create(nc4_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    nfail = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    if (nfail == 0)
-        rmdir(tmpdir);   /* fails (and keeps the files) when a test left some */
-    else
-        printf("diff_nc4: files of failed cases kept in %s\n", tmpdir);
-    return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return nc4_run_suite(nc4_suite(), "diff_nc4", tmpdir, NULL);
 }

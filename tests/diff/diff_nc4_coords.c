@@ -43,12 +43,11 @@
 #include <hdf5_hl.h>
 #include <netcdf.h>
 
-#include "ncslab.h"
+#include "nc4_common.h"
 
 #ifndef NCDUMP_PROG
 #define NCDUMP_PROG "ncdump"
 #endif
-#define NC4 (NC_NETCDF4 | NC_CLASSIC_MODEL)
 #define NREC 3
 
 static char tmpdir[256];
@@ -132,26 +131,17 @@ static char text_value(int v, size_t lin)
 
 /* ---- writing a layout ------------------------------------------------------------- */
 
-/* Both libraries' calls, so one writer serves both. */
+/* Both libraries' calls, so one writer serves both: the common table and
+ * the typed calls the layouts need. */
 typedef struct api {
-    int (*create)(const char *, int, int *);
-    int (*def_dim)(int, const char *, size_t, int *);
-    int (*def_var)(int, const char *, int, int, const int *, int *);
+    const nc4lib *lib;
     int (*put_text_att)(int, int, const char *, const char *);
     int (*put_int_att)(int, int, const char *, int);
-    int (*enddef)(int);
     int (*put_double)(int, int, const size_t *, const double *);
     int (*put_text)(int, int, const size_t *, const char *);
-    int (*close)(int);
     int cmode;
 } api;
 
-static int nc_create_(const char *p, int m, int *id) { return nc_create(p, m, id); }
-static int nc_def_dim_(int nc, const char *n, size_t l, int *id) { return nc_def_dim(nc, n, l, id); }
-static int nc_def_var_(int nc, const char *n, int t, int nd, const int *d, int *id)
-{
-    return nc_def_var(nc, n, (nc_type)t, nd, d, id);
-}
 static int nc_text_att(int nc, int v, const char *n, const char *t)
 {
     return nc_put_att_text(nc, v, n, strlen(t), t);
@@ -184,30 +174,30 @@ static int ns_put_text(int nc, int v, const size_t *c, const char *b)
     return ncs_put(nc, v, NULL, c, NULL, NULL, NCS_CHAR, b);
 }
 
-static const api netcdf_c = {nc_create_, nc_def_dim_, nc_def_var_, nc_text_att, nc_int_att,
-                             nc_enddef, nc_put_double, nc_put_text, nc_close,
+static const api netcdf_c = {&nc4_netcdf, nc_text_att, nc_int_att, nc_put_double, nc_put_text,
                              NC_CLOBBER | NC4};
-static const api ncslab = {ncs_create, ncs_def_dim, ncs_def_var, ns_text_att, ns_int_att,
-                           ncs_enddef, ns_put_double, ns_put_text, ncs_close,
+static const api ncslab = {&nc4_ncslab, ns_text_att, ns_int_att, ns_put_double, ns_put_text,
                            NCS_CLOBBER | NCS_NETCDF4 | NCS_CLASSIC_MODEL};
 
-static void write_layout(const api *a, const char *lib, const layout *l, const char *path)
+static void write_layout(const api *a, const layout *l, const char *path)
 {
+    const char *lib = a->lib->name;
     int nc, id, rc;
-    ck_assert_msg((rc = a->create(path, a->cmode, &nc)) == 0, "%s create %s: %d", lib, path, rc);
+    rc = a->lib->create(path, a->cmode, &nc);
+    ck_assert_msg(rc == 0, "%s create %s: %d", lib, path, rc);
     for (int d = 0; d < l->ndims; d++) {
-        rc = a->def_dim(nc, l->dims[d].name, l->dims[d].len, &id);
+        rc = a->lib->def_dim(nc, l->dims[d].name, l->dims[d].len, &id);
         ck_assert_msg(rc == 0 && id == d, "%s def_dim %s: %d", lib, l->dims[d].name, rc);
     }
     ck_assert_int_eq(a->put_text_att(nc, -1, "title", l->name), 0);
     for (int v = 0; v < l->nvars; v++) {
         const tvar *tv = &l->vars[v];
-        rc = a->def_var(nc, tv->name, tv->type, tv->ndims, tv->dimids, &id);
+        rc = a->lib->def_var(nc, tv->name, tv->type, tv->ndims, tv->dimids, &id);
         ck_assert_msg(rc == 0 && id == v, "%s def_var %s: %d", lib, tv->name, rc);
         ck_assert_int_eq(a->put_text_att(nc, v, "long_name", tv->name), 0);
         ck_assert_int_eq(a->put_int_att(nc, v, "code", v), 0);
     }
-    rc = a->enddef(nc);
+    rc = a->lib->enddef(nc);
     ck_assert_msg(rc == 0, "%s enddef of layout %s: %d", lib, l->name, rc);
     for (int v = 0; v < l->nvars; v++) {
         const tvar *tv = &l->vars[v];
@@ -225,7 +215,7 @@ static void write_layout(const api *a, const char *lib, const layout *l, const c
         }
         ck_assert_msg(rc == 0, "%s put %s: %d", lib, tv->name, rc);
     }
-    ck_assert_int_eq(a->close(nc), 0);
+    ck_assert_int_eq(a->lib->close(nc), 0);
 }
 
 /* ---- reading it back ------------------------------------------------------------------ */
@@ -344,24 +334,10 @@ static void check_ns(const layout *l, const char *path, const char *writer)
  * the tool is missing). */
 static char *run(const char *cmd)
 {
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    FILE *p = popen(cmd, "r");
-    ck_assert(p != NULL);
-    for (;;) {
-        size_t got;
-        if (cap - n < 4096) {
-            cap = cap ? cap * 2 : 65536;
-            buf = realloc(buf, cap);
-            ck_assert(buf != NULL);
-        }
-        got = fread(buf + n, 1, cap - n - 1, p);
-        if (got == 0)
-            break;
-        n += got;
-    }
-    buf[n] = '\0';
-    if (pclose(p) != 0) {
+    int status = 0;
+    char *buf = nc4_run(cmd, &status);
+    ck_assert(buf != NULL);
+    if (status != 0) {
         free(buf);
         return NULL;
     }
@@ -467,7 +443,7 @@ START_TEST(test_named_read)
     const layout *l = &layouts[_i];
     char pc[600], ps[600];
     paths(l->name, pc, ps, sizeof pc);
-    write_layout(&netcdf_c, "netCDF-C", l, pc);
+    write_layout(&netcdf_c, l, pc);
     check_nc(l, pc, "netCDF-C");
     check_ns(l, pc, "netCDF-C");
     unlink(pc);
@@ -480,10 +456,10 @@ START_TEST(test_named_write)
     const layout *l = &layouts[_i];
     char pc[600], ps[600];
     paths(l->name, pc, ps, sizeof pc);
-    write_layout(&ncslab, "ncslab", l, ps);
+    write_layout(&ncslab, l, ps);
     check_nc(l, ps, "ncslab");
     check_ns(l, ps, "ncslab");
-    write_layout(&netcdf_c, "netCDF-C", l, pc);
+    write_layout(&netcdf_c, l, pc);
     same_ncdump(pc, ps);
     same_structure(pc, ps);
     unlink(pc);
@@ -699,7 +675,7 @@ START_TEST(test_renames)
     char path[600], ops[64], *tok, *save;
     int nc, rc;
     snprintf(path, sizeof path, "%s/renames.nc", tmpdir);
-    write_layout(&netcdf_c, "netCDF-C", &start, path);
+    write_layout(&netcdf_c, &start, path);
     ck_assert_int_eq(ncs_open(path, NCS_WRITE, &nc), 0);
     if (!c->datamode)
         ck_assert_int_eq(ncs_redef(nc), 0);
@@ -916,28 +892,10 @@ static Suite *coords_suite(void)
 
 int main(void)
 {
-    SRunner *sr;
-    int nfail;
-    char dir[512];
+    static const char *const subdirs[] = {"c", "s", NULL};
     setvbuf(stdout, NULL, _IOLBF, 0);
-    snprintf(tmpdir, sizeof tmpdir, "diff_nc4_coords.%ld", (long)getpid());
-    if (mkdir(tmpdir, 0700) != 0) {
-        perror(tmpdir);
+    if (nc4_make_tmpdir(tmpdir, sizeof tmpdir, "diff_nc4_coords") != 0)
         return 99;
-    }
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    sr = srunner_create(coords_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    nfail = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    if (nfail == 0) {
-        snprintf(dir, sizeof dir, "%s/c", tmpdir);
-        rmdir(dir);
-        snprintf(dir, sizeof dir, "%s/s", tmpdir);
-        rmdir(dir);
-        rmdir(tmpdir);
-    } else {
-        printf("diff_nc4_coords: files of failed cases kept in %s\n", tmpdir);
-    }
-    return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return nc4_run_suite(coords_suite(), "diff_nc4_coords", tmpdir, subdirs);
 }

@@ -24,16 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <check.h>
 #include <hdf5.h>
 #include <netcdf.h>
 
-#include "ncslab.h"
-
-#define NC4 (NC_NETCDF4 | NC_CLASSIC_MODEL)
+#include "nc4_common.h"
 
 static char tmpdir[256];
 
@@ -41,17 +38,6 @@ static void path_of(char *out, size_t n, const char *what, int k)
 {
     snprintf(out, n, "%s/%s%d.nc", tmpdir, what, k);
 }
-
-#define NC_OK(call)                                                             \
-    do {                                                                        \
-        int s_ = (call);                                                        \
-        ck_assert_msg(s_ == NC_NOERR, "%s -> %d (%s)", #call, s_, nc_strerror(s_)); \
-    } while (0)
-#define NS_OK(call)                                                             \
-    do {                                                                        \
-        int s_ = (call);                                                        \
-        ck_assert_msg(s_ == NCS_NOERR, "%s -> %d (%s)", #call, s_, ncs_strerror(s_)); \
-    } while (0)
 
 /* ---- storage ---------------------------------------------------------------------- */
 
@@ -121,40 +107,14 @@ static const scase scases[] = {
 };
 #define NSCASES ((int)(sizeof scases / sizeof scases[0]))
 
-/* One library's side of a case. */
-typedef struct side {
-    int (*create)(const char *, int, int *);
-    int (*def_dim)(int, const char *, size_t, int *);
-    int (*def_var)(int, const char *, int, int, const int *, int *);
-    int (*deflate)(int, int, int, int, int);
-    int (*fletcher)(int, int, int);
-    int (*chunking)(int, int, int, const size_t *);
-    int (*inq_chunking)(int, int, int *, size_t *);
-    int (*enddef)(int);
-    int (*close)(int);
-    int (*open)(const char *, int, int *);
-} side;
-
-static int nc_def_var_any(int nc, const char *name, int xtype, int nd, const int *dimids, int *v)
-{
-    return nc_def_var(nc, name, (nc_type)xtype, nd, dimids, v);
-}
-
-static const side side_nc = {nc_create, nc_def_dim, nc_def_var_any, nc_def_var_deflate,
-                             nc_def_var_fletcher32, nc_def_var_chunking, nc_inq_var_chunking,
-                             nc_enddef, nc_close, nc_open};
-static const side side_ns = {ncs_create, ncs_def_dim, ncs_def_var, ncs_def_var_deflate,
-                             ncs_def_var_fletcher32, ncs_def_var_chunking, ncs_inq_var_chunking,
-                             ncs_enddef, ncs_close, ncs_open};
-
-static int apply(const side *s, int id, int v, const op *o)
+static int apply(const nc4lib *s, int id, int v, const op *o)
 {
     switch (o->kind) {
-    case OP_DEFLATE:  return s->deflate(id, v, o->shuffle, o->deflate, o->level);
-    case OP_FLETCHER: return s->fletcher(id, v, o->deflate);
-    case OP_CONTIG:   return s->chunking(id, v, NC_CONTIGUOUS, NULL);
-    case OP_CHUNKED:  return s->chunking(id, v, NC_CHUNKED, o->chunks);
-    default:          return s->chunking(id, v, NC_CHUNKED, NULL);
+    case OP_DEFLATE:  return s->def_var_deflate(id, v, o->shuffle, o->deflate, o->level);
+    case OP_FLETCHER: return s->def_var_fletcher32(id, v, o->deflate);
+    case OP_CONTIG:   return s->def_var_chunking(id, v, NC_CONTIGUOUS, NULL);
+    case OP_CHUNKED:  return s->def_var_chunking(id, v, NC_CHUNKED, o->chunks);
+    default:          return s->def_var_chunking(id, v, NC_CHUNKED, NULL);
     }
 }
 
@@ -183,7 +143,7 @@ static void compare_now(const char *when, int k, int nd, int nc, int ns, int v)
 
 /* Creates the case's file through one library; returns the ncid in
  * define mode, the variable's id in *v. */
-static int make_var(const side *s, const char *path, const scase *c, int *v)
+static int make_var(const nc4lib *s, const char *path, const scase *c, int *v)
 {
     int id, dimids[5];
     ck_assert_int_eq(s->create(path, NC_CLOBBER | NC4, &id), 0);
@@ -205,12 +165,12 @@ START_TEST(test_storage)
 
     path_of(pa, sizeof pa, "storage_nc", _i);
     path_of(pb, sizeof pb, "storage_ns", _i);
-    nc = make_var(&side_nc, pa, c, &va);
-    ns = make_var(&side_ns, pb, c, &vb);
+    nc = make_var(&nc4_netcdf, pa, c, &va);
+    ns = make_var(&nc4_ncslab, pb, c, &vb);
     compare_now("after def_var", _i, c->ndims, nc, ns, va);
     for (int i = 0; i < 4 && c->ops[i].kind != OP_END; i++) {
-        ra = apply(&side_nc, nc, va, &c->ops[i]);
-        rb = apply(&side_ns, ns, vb, &c->ops[i]);
+        ra = apply(&nc4_netcdf, nc, va, &c->ops[i]);
+        rb = apply(&nc4_ncslab, ns, vb, &c->ops[i]);
         ck_assert_msg(ra == rb, "case %d, call %d: netCDF-C %d (%s), ncslab %d (%s)", _i, i, ra,
                       nc_strerror(ra), rb, ncs_strerror(rb));
         snprintf(when, sizeof when, "after call %d", i);
@@ -247,7 +207,7 @@ START_TEST(test_later)
 {
     static const int types[] = {NC_DOUBLE, NC_BYTE, NC_FLOAT};
     char pa[512], pb[512];
-    const side *sides[2] = {&side_nc, &side_ns};
+    const nc4lib *sides[2] = {&nc4_netcdf, &nc4_ncslab};
     const char *paths[2] = {pa, pb};
     int ids[2], rec[2], v[2], w[2];
     double five[5] = {1, 2, 3, 4, 5};
@@ -256,7 +216,7 @@ START_TEST(test_later)
     path_of(pa, sizeof pa, "later_nc", _i);
     path_of(pb, sizeof pb, "later_ns", _i);
     for (int k = 0; k < 2; k++) {
-        const side *s = sides[k];
+        const nc4lib *s = sides[k];
         int d7;
         ck_assert_int_eq(s->create(paths[k], NC_CLOBBER | NC4, &ids[k]), 0);
         ck_assert_int_eq(s->def_dim(ids[k], "t", 0, &rec[k]), 0);
@@ -422,22 +382,8 @@ static Suite *defaults_suite(void)
 
 int main(void)
 {
-    SRunner *sr;
-    int nfail;
-
     setvbuf(stdout, NULL, _IOLBF, 0);     /* test processes fork */
-    snprintf(tmpdir, sizeof tmpdir, "diff_nc4_defaults.%ld", (long)getpid());
-    if (mkdir(tmpdir, 0700) != 0) {
-        perror(tmpdir);
+    if (nc4_make_tmpdir(tmpdir, sizeof tmpdir, "diff_nc4_defaults") != 0)
         return 99;
-    }
-    sr = srunner_create(defaults_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    nfail = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    if (nfail == 0)
-        rmdir(tmpdir);
-    else
-        printf("diff_nc4_defaults: files of failed cases kept in %s\n", tmpdir);
-    return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return nc4_run_suite(defaults_suite(), "diff_nc4_defaults", tmpdir, NULL);
 }

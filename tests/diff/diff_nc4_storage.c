@@ -36,9 +36,7 @@
 #include <check.h>
 #include <netcdf.h>
 
-#include "ncslab.h"
-
-#define NC4 (NC_NETCDF4 | NC_CLASSIC_MODEL)
+#include "nc4_common.h"
 
 static char tmpdir[256];
 
@@ -46,17 +44,6 @@ static void path_of(char *out, size_t n, const char *what)
 {
     snprintf(out, n, "%s/%s.nc", tmpdir, what);
 }
-
-#define NC_OK(call)                                                             \
-    do {                                                                        \
-        int s_ = (call);                                                        \
-        ck_assert_msg(s_ == NC_NOERR, "%s -> %d (%s)", #call, s_, nc_strerror(s_)); \
-    } while (0)
-#define NS_OK(call)                                                             \
-    do {                                                                        \
-        int s_ = (call);                                                        \
-        ck_assert_msg(s_ == NCS_NOERR, "%s -> %d (%s)", #call, s_, ncs_strerror(s_)); \
-    } while (0)
 
 /* ---- layouts ---------------------------------------------------------------------- */
 
@@ -346,51 +333,14 @@ START_TEST(test_large_contiguous)
 END_TEST
 
 /* ---- orders after renames and rewrites -------------------------------------------------
- * A scenario makes the same calls through either library (the table below)
+ * A scenario makes the same calls through either library (nc4lib)
  * on its own file; then each file is described by each library: varids,
  * names, every variable's first value, attribute names in order with their
  * type and length.  All four descriptions must be equal. */
 
-typedef struct lib {
-    const char *name;
-    int (*create)(const char *path, int cmode, int *ncidp);
-    int (*open)(const char *path, int mode, int *ncidp);
-    int (*def_dim)(int ncid, const char *name, size_t len, int *idp);
-    int (*def_var)(int ncid, const char *name, int xtype, int ndims, const int *dimids,
-                   int *varidp);
-    int (*put_att)(int ncid, int varid, const char *name, int xtype, size_t len,
-                   const void *op);
-    int (*rename_var)(int ncid, int varid, const char *name);
-    int (*rename_att)(int ncid, int varid, const char *name, const char *newname);
-    int (*del_att)(int ncid, int varid, const char *name);
-    int (*put_var_int)(int ncid, int varid, const int *op);
-    int (*redef)(int ncid);
-    int (*enddef)(int ncid);
-    int (*sync)(int ncid);
-    int (*close)(int ncid);
-} lib;
-
-static int ns_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
-                      const void *op)
-{
-    return ncs_put_att(ncid, varid, name, xtype, len, xtype, op);
-}
-
-static int ns_put_var_int(int ncid, int varid, const int *op)
-{
-    return ncs_put(ncid, varid, NULL, NULL, NULL, NULL, NCS_INT, op);
-}
-
-static const lib lib_nc = {"netCDF-C", nc_create, nc_open, nc_def_dim, nc_def_var, nc_put_att,
-                           nc_rename_var, nc_rename_att, nc_del_att, nc_put_var_int, nc_redef,
-                           nc_enddef, nc_sync, nc_close};
-static const lib lib_ns = {"ncslab", ncs_create, ncs_open, ncs_def_dim, ncs_def_var, ns_put_att,
-                           ncs_rename_var, ncs_rename_att, ncs_del_att, ns_put_var_int,
-                           ncs_redef, ncs_enddef, ncs_sync, ncs_close};
-
 /* The codes of a scenario's calls, to compare the two libraries' runs. */
 typedef struct run {
-    const lib *L;
+    const nc4lib *L;
     int codes[64];
     int n;
 } run;
@@ -485,7 +435,7 @@ static void run_scenario(const char *what, scenario_fn fn, int arg_nc, int arg_n
                                           "netCDF-C reading ncslab's file",
                                           "ncslab reading ncslab's file",
                                           "ncslab reading netCDF-C's file"};
-    run runs[2] = {{&lib_nc, {0}, 0}, {&lib_ns, {0}, 0}};
+    run runs[2] = {{&nc4_netcdf, {0}, 0}, {&nc4_ncslab, {0}, 0}};
     for (int l = 0; l < 2; l++) {
         int nc;
         snprintf(path[l], sizeof path[l], "%s/%s_%d_%s.nc", tmpdir, what, l ? arg_ns : arg_nc,
@@ -521,7 +471,7 @@ static void run_scenario(const char *what, scenario_fn fn, int arg_nc, int arg_n
  * opened for writing. */
 static int four_vars(run *r, const char *path, int reopen)
 {
-    const lib *L = r->L;
+    const nc4lib *L = r->L;
     static const char *const names[4] = {"aa", "bb", "x", "dd"};
     int nc, d, v;
     rec(r, L->create(path, NC_CLOBBER | NC4, &nc));
@@ -546,7 +496,7 @@ static int four_vars(run *r, const char *path, int reopen)
 #define NRENAMES 5
 static int renames(run *r, const char *path, int k)
 {
-    const lib *L = r->L;
+    const nc4lib *L = r->L;
     int nc = four_vars(r, path, k >= NRENAMES);
     switch (k % NRENAMES) {
     case 0:
@@ -593,7 +543,7 @@ END_TEST
 #define NATT_MODES 5
 static int att_order(run *r, const char *path, int k)
 {
-    const lib *L = r->L;
+    const nc4lib *L = r->L;
     int op = k % NATT_OPS, mode = k / NATT_OPS % NATT_MODES, global = k / (NATT_OPS * NATT_MODES);
     int nc, d, v, id;
     const int two[2] = {1, 2}, other[2] = {3, 4}, one = 5, three[3] = {8, 9, 10};
@@ -821,22 +771,8 @@ static Suite *storage_suite(void)
 
 int main(void)
 {
-    SRunner *sr;
-    int nfail;
-
     setvbuf(stdout, NULL, _IOLBF, 0);     /* test processes fork */
-    snprintf(tmpdir, sizeof tmpdir, "diff_nc4_storage.%ld", (long)getpid());
-    if (mkdir(tmpdir, 0700) != 0) {
-        perror(tmpdir);
+    if (nc4_make_tmpdir(tmpdir, sizeof tmpdir, "diff_nc4_storage") != 0)
         return 99;
-    }
-    sr = srunner_create(storage_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    nfail = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    if (nfail == 0)
-        rmdir(tmpdir);
-    else
-        printf("diff_nc4_storage: files of failed cases kept in %s\n", tmpdir);
-    return nfail == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return nc4_run_suite(storage_suite(), "diff_nc4_storage", tmpdir, NULL);
 }
