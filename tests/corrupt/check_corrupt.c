@@ -2,8 +2,8 @@
  * check_corrupt.c -- ncs_open on malformed, truncated and hostile files.
  *
  * Three test cases:
- *   manifest  tests/corrupt/files/MANIFEST is well formed and lists exactly the
- *             files in the directory;
+ *   manifest  tests/corrupt/files/MANIFEST is well formed and lists
+ *             exactly the files in the directory;
  *   corpus    every listed file is opened read-only in a forked child under
  *             an address-space limit (baseline + NCS_CORRUPT_MEM_MB, default
  *             128 MiB: the files are a few KiB, so that is room for the
