@@ -10,7 +10,7 @@
  *
  * Quirks of netCDF-C's v2 layer that are reproduced, because legacy
  * programs and their test suites observe them (each has a test in
- * nctest/v2conform.c):
+ * tests/v2/v2conform.c):
  *   - ncvarget1 names itself "ncdimid" in its error message;
  *   - ncvargetg/ncvarputg with a map return the raw status (not -1) and
  *     neither set ncerr nor print when the variable cannot be inquired;

@@ -110,7 +110,7 @@ static hid_t driver_id = -1;
 
 /* ---- byte I/O ------------------------------------------------------------------
  * Through ncs_io, as the classic back end does, so that the fault-injecting
- * byte I/O (io_fault.c) reaches chunked files too. */
+ * byte I/O (tests/support/io_fault.c) reaches chunked files too. */
 
 /* Reads n bytes at off; past the end of the file, zeros. */
 static int read_full(jfile *f, void *buf, size_t n, uint64_t off)

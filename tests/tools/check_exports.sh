@@ -1,0 +1,90 @@
+#!/bin/sh
+# tests/tools/check_exports.sh -- each built library exports exactly its list.
+#
+#   lib/.libs/libncslab.so      every defined dynamic symbol starts with ncs_,
+#                               and the set is exactly lib/libncslab.sym
+#   lib/.libs/libncslab_v2.so   the set is exactly lib/compat/v2/libncslab_v2.sym
+#                               (netCDF's own v2 names, so no prefix rule);
+#                               checked when that library was built
+#
+# A difference is reported as the symbols missing from the library and the
+# extra ones it exports.  Run by `make check` from the top build directory;
+# automake's test harness exports srcdir.  Skips (77) when no shared library
+# was built (--disable-shared).
+set -u
+
+srcdir=${srcdir:-.}
+top_builddir=${top_builddir:-.}
+nm=${NM_DYNAMIC:-nm}
+
+tmp=${TMPDIR:-/tmp}/check_exports.$$
+mkdir "$tmp" || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+status=0
+
+# check LIBRARY LISTFILE PREFIX: PREFIX empty means no prefix rule.
+check() {
+    lib=$1 symfile=$2 prefix=$3
+    if [ ! -f "$symfile" ]; then
+        echo "FAIL: export list $symfile not found"
+        status=1
+        return
+    fi
+    # nm prints "VALUE TYPE NAME" (no VALUE for some types).  Keep every
+    # defined symbol except absolute ones (A: version-node names of a
+    # versioned export script), and drop a @VERSION suffix.
+    if ! $nm -D --defined-only "$lib" >"$tmp/nm.out"; then
+        echo "FAIL: $nm -D --defined-only $lib failed"
+        status=1
+        return
+    fi
+    awk 'NF >= 2 { type = $(NF-1); name = $NF;
+                   if (type == "A" || type == "U" || type == "w" || type == "v") next;
+                   sub(/@.*/, "", name); print name }' "$tmp/nm.out" |
+        LC_ALL=C sort -u >"$tmp/exported"
+    # The export list: one name a line; blank lines and # comments allowed.
+    sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$symfile" |
+        LC_ALL=C sort -u >"$tmp/expected"
+
+    ok=1
+    if [ -n "$prefix" ]; then
+        bad=$(grep -v "^$prefix" "$tmp/exported")
+        if [ -n "$bad" ]; then
+            echo "FAIL: $lib exports symbols without the $prefix prefix:"
+            echo "$bad" | sed 's/^/  /'
+            ok=0
+        fi
+    fi
+    missing=$(LC_ALL=C comm -23 "$tmp/expected" "$tmp/exported")
+    if [ -n "$missing" ]; then
+        echo "FAIL: listed in $symfile but not exported by $lib:"
+        echo "$missing" | sed 's/^/  /'
+        ok=0
+    fi
+    extra=$(LC_ALL=C comm -13 "$tmp/expected" "$tmp/exported")
+    if [ -n "$extra" ]; then
+        echo "FAIL: exported by $lib but not listed in $symfile:"
+        echo "$extra" | sed 's/^/  /'
+        ok=0
+    fi
+    n=$(wc -l <"$tmp/exported" | tr -d ' ')
+    if [ $ok = 1 ]; then
+        echo "PASS: $lib: $n exported symbols${prefix:+, all $prefix}, exactly $symfile"
+    else
+        status=1
+    fi
+}
+
+lib=$top_builddir/lib/.libs/libncslab.so
+if [ ! -f "$lib" ]; then
+    echo "SKIP: no shared library at $lib (configured with --disable-shared?)"
+    exit 77
+fi
+check "$lib" "$srcdir/lib/libncslab.sym" ncs_
+
+lib=$top_builddir/lib/.libs/libncslab_v2.so
+if [ -f "$lib" ]; then
+    check "$lib" "$srcdir/lib/compat/v2/libncslab_v2.sym" ""
+fi
+exit $status
