@@ -3,7 +3,8 @@
 # the layers lib/README.md allows it; the build's per-folder include paths
 # are what enforce that, and this test proves they do: for every folder
 # and every internal header, an include compiles exactly when the rule
-# allows it.  <hdf5.h> is reachable from store/hdf5 only.
+# allows it.  <hdf5.h> is reachable from store/hdf5 only.  And the map,
+# doc/architecture.md, names every source file of lib/.
 srcdir=${srcdir:-.}
 top=$(cd "$srcdir" && pwd)
 flags=$(${MAKE:-make} -s layer-flags 2>/dev/null)
@@ -72,5 +73,13 @@ if [ -n "$bad" ]; then
     echo "$bad"
     fail=1
 fi
+# doc/architecture.md is the map of lib/: it names every source file.
+for f in $(cd "$top" && find lib -name '*.[ch]' | sort); do
+    if ! grep -q "$(basename "$f")" "$top/doc/architecture.md"; then
+        echo "FAIL: doc/architecture.md does not name $f"
+        fail=1
+    fi
+done
+
 [ $fail = 0 ] && echo "PASS: every folder of lib/ reaches exactly the headers lib/README.md allows"
 exit $fail
