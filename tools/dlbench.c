@@ -2,7 +2,9 @@
  * tools/dlbench.c -- per-call cost of the classic data paths in two builds
  * of libncslab, loaded side by side with dlopen (their ncs_ symbols kept
  * apart by RTLD_LOCAL), on a float var(time=10, 20, 30, 40) CDF-1 file
- * written whole and reopened with NC_WRITE (the file timeit makes).
+ * written whole and reopened with NC_WRITE (the file timeit makes);
+ * with DLBENCH_NC4=1 in the environment, the same as a netCDF-4 file
+ * (netCDF-C's default chunks).
  *
  *   cc -O2 -o dlbench tools/dlbench.c -ldl
  *   ./dlbench OLD/lib/.libs/libncslab.so NEW/lib/.libs/libncslab.so
@@ -10,7 +12,9 @@
  *       (A B, then B A), the median per call
  *   valgrind --tool=callgrind --toggle-collect=run_op ./dlbench LIB OP N
  *       OP (0 put1, 1 put 1x1x1x40, 2 put 10x20x30x40, 3 get1,
- *       4 get 1x1x1x40, 5 get 10x1x1x1) N + 1 times; the difference of
+ *       4 get 1x1x1x40, 5 get 10x1x1x1, 6 get 5x10x15x20 stride 2,
+ *       7 get 1x1x30x40 transposed, 8 get 10x20x30x40) N + 1 times; the
+ *       difference of
  *       the counts for N and 2N, divided by N, is the count per call
  *       (tools/dlbench_cg.sh does that for each OP and library)
  *
@@ -42,6 +46,7 @@ typedef struct lib {
 #define NC_FLOAT 5
 #define NC_WRITE 1
 #define NC_CLOBBER 0
+#define NC_NETCDF4 0x1000
 static float *cube;
 
 static void *sym(void *h, const char *n)
@@ -68,7 +73,8 @@ static void load(lib *L, const char *path)
 static void make_file(lib *L, const char *path)
 {
     int ncid, d[4], v;
-    CK(L->create(path, NC_CLOBBER, &ncid));
+    const char *nc4 = getenv("DLBENCH_NC4");
+    CK(L->create(path, nc4 != NULL && nc4[0] == '1' ? NC_NETCDF4 : NC_CLOBBER, &ncid));
     CK(L->def_dim(ncid, "time", 0, &d[0]));
     CK(L->def_dim(ncid, "a", 20, &d[1]));
     CK(L->def_dim(ncid, "b", 30, &d[2]));
@@ -81,14 +87,19 @@ static void make_file(lib *L, const char *path)
     CK(L->open(path, NC_WRITE, &L->ncid));
 }
 
-enum { OP_PUT1, OP_PUTVEC, OP_PUTCUBE, OP_GET1, OP_GETVEC, OP_GETVEC10, OP_N };
+enum { OP_PUT1, OP_PUTVEC, OP_PUTCUBE, OP_GET1, OP_GETVEC, OP_GETVEC10, OP_GETSTRIDE,
+       OP_GETMAP, OP_GETCUBE, OP_N };
 static const char *opname[] = {"put1", "put 1x1x1x40", "put 10x20x30x40", "get1",
-                               "get 1x1x1x40", "get 10x1x1x1"};
+                               "get 1x1x1x40", "get 10x1x1x1", "get stride 2",
+                               "get transposed", "get 10x20x30x40"};
 
 __attribute__((noinline)) void run_op(lib *L, int op, long n)
 {
     size_t idx[4] = {5, 10, 15, 20}, st[4] = {5, 10, 15, 0}, z[4] = {0};
     size_t cv[4] = {1, 1, 1, 40}, cc[4] = {10, 20, 30, 40}, c10[4] = {10, 1, 1, 1};
+    static const ptrdiff_t two[4] = {2, 2, 2, 2}, tmap[4] = {1200, 1200, 1, 30};
+    size_t cs[4] = {5, 10, 15, 20}, ct[4] = {1, 1, 30, 40}, tst[4] = {3, 7, 0, 0};
+    static float big[240000];
     float x = 1.5f, buf[64];
     for (long i = 0; i < n; i++) {
         switch (op) {
@@ -99,6 +110,9 @@ __attribute__((noinline)) void run_op(lib *L, int op, long n)
         case OP_GETVEC: CK(L->get(L->ncid, 0, st, cv, NULL, NULL, NC_FLOAT, buf)); break;
         case OP_GETVEC10: { size_t s0[4] = {0, 10, 15, 20};
             CK(L->get(L->ncid, 0, s0, c10, NULL, NULL, NC_FLOAT, buf)); break; }
+        case OP_GETSTRIDE: CK(L->get(L->ncid, 0, z, cs, two, NULL, NC_FLOAT, big)); break;
+        case OP_GETMAP: CK(L->get(L->ncid, 0, tst, ct, NULL, tmap, NC_FLOAT, big)); break;
+        case OP_GETCUBE: CK(L->get(L->ncid, 0, z, cc, NULL, NULL, NC_FLOAT, big)); break;
         }
     }
 }
@@ -118,7 +132,7 @@ static int cmpd(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    static const long reps[OP_N] = {200000, 200000, 20, 200000, 200000, 200000};
+    static const long reps[OP_N] = {200000, 200000, 20, 200000, 200000, 200000, 200, 2000, 20};
     cube = malloc(10 * 20 * 30 * 40 * sizeof *cube);
     for (long i = 0; i < 240000; i++) cube[i] = (float)i;
     if (argc == 4) {

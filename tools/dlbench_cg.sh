@@ -5,10 +5,11 @@
 # cancel out).
 bench=$1
 shift
-ns=(20000 20000 4 20000 20000 20000)
-names=("put1" "put 1x1x1x40" "put 10x20x30x40" "get1" "get 1x1x1x40" "get 10x1x1x1")
+ns=(20000 20000 4 20000 20000 20000 20 200 4)
+names=("put1" "put 1x1x1x40" "put 10x20x30x40" "get1" "get 1x1x1x40" "get 10x1x1x1"
+       "get stride 2" "get transposed" "get 10x20x30x40")
 printf '%-18s' op; for l in "$@"; do printf ' %14s' "lib$((++k))"; done; echo
-for op in 0 1 2 3 4 5; do
+for op in ${DLBENCH_OPS:-0 1 2 3 4 5 6 7 8}; do
   printf '%-18s' "${names[$op]}"
   for lib in "$@"; do
     n=${ns[$op]}
