@@ -16,7 +16,7 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
     ncs_file *f = ncsi_file_get(ncid);
     if (f == NULL)
         return NCS_ERR(NCS_EBADID);
-    if (define && f->store->def_storage == NULL)
+    if (define && !NCSI_STORE_HAS(f, def_storage))
         return NCS_ERR(NCS_ENOTNC4);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
@@ -28,11 +28,7 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
 /* The variable's settings: the back end's, or those of contiguous storage. */
 static int get_storage(ncs_file *f, int varid, ncs_storage *st)
 {
-    memset(st, 0, sizeof *st);
-    st->contiguous = 1;
-    if (f->store->inq_storage == NULL)
-        return NCS_NOERR;
-    return f->store->inq_storage(f, varid, st);
+    return ncsi_store_inq_storage(f, varid, st);
 }
 
 /* Read-modify-write of one variable's settings. */
@@ -45,7 +41,7 @@ static int get_storage(ncs_file *f, int varid, ncs_storage *st)
         if (s_ != NCS_NOERR)                                     \
             return s_;                                           \
         change;                                                  \
-        return f_->store->def_storage(f_, (varid), &(st));       \
+        return ncsi_store_def_storage(f_, (varid), &(st));       \
     } while (0)
 
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes)

@@ -385,9 +385,9 @@ static int mapped_read(void *ctx, const ncs_slab *p, const size_t *pst, const si
     const mapped_ctx *c = ctx;
     int status = NCSI_DECLINED;
     if (pst != NULL)
-        status = c->f->store->get_vara(c->f, c->varid, pst, pct, c->memtype, dense);
+        status = ncsi_store_get_vara(c->f, c->varid, pst, pct, c->memtype, dense);
     if (status == NCSI_DECLINED)
-        status = c->f->store->get(c->f, c->varid, p, c->memtype, dense);
+        status = ncsi_store_get(c->f, c->varid, p, c->memtype, dense);
     return status;
 }
 
@@ -403,7 +403,7 @@ static int place_view(ncs_file *f, int varid, const size_t *pst, const size_t *p
     ncsi_view v;
     int pd = ncsi_slab_pieces_dim(p);
     if ((pd >= 0 && pct[pd] > NCSI_VIEW_MAX) ||
-        f->store->view(f, varid, pst, pct, pd, v.from, &v.apart, v.bstep, &v.swap, scratch,
+        ncsi_store_view(f, varid, pst, pct, pd, v.from, &v.apart, v.bstep, &v.swap, scratch,
                        nscratch) != NCS_NOERR)
         return NCSI_DECLINED;
     return ncsi_place_viewed(p, pd, &v, buf, msz);
@@ -430,8 +430,8 @@ __attribute__((noinline)) static int get_mapped(ncs_file *f, int varid, const nc
     ncsi_mapped_src src;
     src.ctx = &c;
     src.read = mapped_read;
-    src.plain = f->store->get_vara != NULL && (unsigned)varid < (unsigned)f->nfast;
-    src.place_view = f->store->view != NULL && memtype == f->model.vars[varid].type
+    src.plain = NCSI_STORE_HAS(f, get_vara) && (unsigned)varid < (unsigned)f->nfast;
+    src.place_view = NCSI_STORE_HAS(f, view) && memtype == f->model.vars[varid].type
                          ? mapped_place_view
                          : NULL;
     src.page = NCSI_CLASSIC_PAGE;
@@ -517,7 +517,7 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     have_slab = 1;
     if (s.nelems == 0) {
         if (s.recs_needed > r.f->model.numrecs)
-            status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+            status = ncsi_store_put(r.f, varid, &s, r.memtype, buf);
         if (status == NCS_NOERR)
             status = clip_err;
         goto done;
@@ -545,11 +545,11 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
             goto done;
     }
     if (put)
-        status = r.f->store->put(r.f, varid, &s, r.memtype, buf);
+        status = ncsi_store_put(r.f, varid, &s, r.memtype, buf);
     else if (imap != NULL && ncsi_fastpath && !ncsi_slab_natural_map(&s))
         status = get_mapped(r.f, varid, &s, r.memtype, buf);
     else
-        status = r.f->store->get(r.f, varid, &s, r.memtype, buf);
+        status = ncsi_store_get(r.f, varid, &s, r.memtype, buf);
     if (clip_err != NCS_NOERR && (status == NCS_NOERR || status == NCS_ERANGE))
         status = clip_err;
 done:
@@ -620,7 +620,7 @@ static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const s
     size_t msz = ncsi_type_size(memtype);
     uint64_t n = 1;
     ncs_slab p;
-    if (nd < 1 || nd > NCSI_MAPPED_DIMS || f->store->get_vara == NULL)
+    if (nd < 1 || nd > NCSI_MAPPED_DIMS || !NCSI_STORE_HAS(f, get_vara))
         return NCSI_DECLINED;
     for (int d = 0; d < nd; d++) {
         if ((stride != NULL && stride[d] != 1) || count[d] == 0 ||
@@ -640,10 +640,10 @@ static int get_mapped_small(ncs_file *f, int varid, const size_t *start, const s
     }
     p.nelems = n;
     status = NCSI_DECLINED;
-    if (f->store->view != NULL && memtype == f->model.vars[varid].type)
+    if (NCSI_STORE_HAS(f, view) && memtype == f->model.vars[varid].type)
         status = place_view(f, varid, start, count, &p, msz, buf, dense.b, sizeof dense.b);
     if (status == NCSI_DECLINED) {
-        status = f->store->get_vara(f, varid, start, count, memtype, dense.b);
+        status = ncsi_store_get_vara(f, varid, start, count, memtype, dense.b);
         if (status == NCS_NOERR || status == NCS_ERANGE) {
             placed = ncsi_slab_place(&p, dense.b, NULL, 0, buf, msz);
             if (placed != NCS_NOERR)
@@ -665,8 +665,8 @@ int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
     if (f != NULL) {
         int status = NCSI_DECLINED;
         if (plain_request(&f->model.vars[varid], count, stride, imap)) {
-            if (f->store->get_vara != NULL)
-                status = f->store->get_vara(f, varid, start, count, mt, buf);
+            if (NCSI_STORE_HAS(f, get_vara))
+                status = ncsi_store_get_vara(f, varid, start, count, mt, buf);
         } else if (imap != NULL) {
             status = get_mapped_small(f, varid, start, count, stride, imap, mt, buf);
         }
@@ -682,9 +682,9 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
 {
     int mt;
     ncs_file *f = fast_file(ncid, varid, start, count, memtype, buf, &mt);
-    if (f != NULL && f->store->put_vara != NULL &&
+    if (f != NULL && NCSI_STORE_HAS(f, put_vara) &&
         plain_request(&f->model.vars[varid], count, stride, imap)) {
-        int status = f->store->put_vara(f, varid, start, count, mt, buf);
+        int status = ncsi_store_put_vara(f, varid, start, count, mt, buf);
         if (status != NCSI_DECLINED)
             return status;
     }
@@ -708,7 +708,7 @@ int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
      * the general path and its checks */
     if (f != NULL && (unsigned)varid < (unsigned)f->nfast && index != NULL &&
         buf != NULL && (memtype == NCS_NAT || memtype == f->model.vars[varid].type))
-        return f->store->get1(f, varid, index, buf);
+        return ncsi_store_get1(f, varid, index, buf);
     return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0, 1);
 }
 

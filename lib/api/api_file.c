@@ -44,7 +44,7 @@ int ncsi_file_register(ncs_file *f)
 
 void ncsi_file_modes(ncs_file *f)
 {
-    f->nfast = (ncsi_fastpath && f->store->get1 != NULL &&
+    f->nfast = (ncsi_fastpath && NCSI_STORE_HAS(f, get1) &&
                 !(f->flags & (NCSI_F_INDEF | NCSI_F_SHARE))) ? f->model.nvars : 0;
 }
 
@@ -153,14 +153,14 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     if (cmode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
     f->store = ncsi_store_for_create(cmode);
-    status = f->store->create(f, path, cmode);
+    status = ncsi_store_create(f, path, cmode);
     if (status != NCS_NOERR) {
         file_free(f);
         return status;
     }
     status = ncsi_file_register(f);
     if (status != NCS_NOERR) {
-        f->store->close(f, 1);
+        ncsi_store_close(f, 1);
         unlink(path);
         file_free(f);
         return status;
@@ -190,14 +190,14 @@ int ncs_open(const char *path, int mode, int *ncidp)
         file_free(f);
         return status;
     }
-    status = f->store->open(f, path, mode);
+    status = ncsi_store_open(f, path, mode);
     if (status != NCS_NOERR) {
         file_free(f);
         return status;
     }
     status = ncsi_file_register(f);
     if (status != NCS_NOERR) {
-        f->store->close(f, 1);
+        ncsi_store_close(f, 1);
         file_free(f);
         return status;
     }
@@ -242,7 +242,7 @@ int ncs_redef(int ncid)
 static int do_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
                      size_t v_minfree, size_t r_align)
 {
-    int status = f->store->enddef(f, h_minfree, v_align, v_minfree, r_align);
+    int status = ncsi_store_enddef(f, h_minfree, v_align, v_minfree, r_align);
     if (status != NCS_NOERR)
         return status;
     if (f->old != NULL) {
@@ -278,12 +278,12 @@ int ncs_sync(int ncid)
         return NCS_ERR(NCS_EBADID);
     if (f->flags & NCSI_F_INDEF)
         return NCS_ERR(NCS_EINDEFINE);
-    return f->store->sync(f);
+    return ncsi_store_sync(f);
 }
 
 static int release(ncs_file *f, int abort)
 {
-    int status = f->store->close(f, abort);
+    int status = ncsi_store_close(f, abort);
     ncsi_file_unregister(f);
     file_free(f);
     return status;

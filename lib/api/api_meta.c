@@ -172,7 +172,7 @@ static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *nam
     if (status != NCS_NOERR)
         return status;
     if (!indef)
-        return f->store->write_header(f);
+        return ncsi_store_write_header(f);
     return NCS_NOERR;
 }
 
@@ -503,7 +503,7 @@ static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t 
         return status;
     }
     if (!(f->flags & NCSI_F_INDEF)) {
-        status = f->store->write_header(f);
+        status = ncsi_store_write_header(f);
         if (status != NCS_NOERR)
             return status;
     }

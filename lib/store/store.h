@@ -13,6 +13,8 @@
 #include "engine.h"
 #include "io.h"
 
+#include <string.h>
+
 /* The classic back end's cache pages, whose boundaries a view's pieces
  * may cross (the API layer sizes its pieces by them). */
 #define NCSI_CLASSIC_PAGE (64 * 1024)
@@ -34,16 +36,19 @@ typedef struct ncs_storage {
 typedef struct ncs_file ncs_file;
 
 /* What every storage back end does.  The API layer has validated ids, modes
- * and the slab before any of these is called.
+ * and the slab before any of these is called, and calls them only through
+ * the one-line wrappers below the table (ncsi_store_<slot>), which hold
+ * the one default of each optional slot.
  *
  * A slot a back end has no use for is NULL, never a stand-in.  The fast
  * paths (get1, get_vara, view, put_vara) are absent where the general path
- * is the only one; the storage settings (def_storage, inq_storage) as
- * api_chunk.c says.  The upkeep slots (flush, refresh, reload) are called
- * only through ncsi_store_flush, ncsi_store_refresh and ncsi_store_reload
- * below, and their one default is this: an absent upkeep slot means the
- * back end keeps nothing that could be stale or unwritten there, so the
- * call succeeds doing nothing. */
+ * is the only one: absent, they decline (NCSI_DECLINED), and
+ * NCSI_STORE_HAS says beforehand whether a back end has one.  The storage
+ * settings are absent in back ends without choices: def_storage then
+ * fails with NCS_ENOTNC4, and inq_storage reports contiguous storage.  The
+ * upkeep slots (flush, refresh, reload), absent, mean that the back end
+ * keeps nothing that could be stale or unwritten there, so the call
+ * succeeds doing nothing. */
 typedef struct ncs_store_methods {
     const char *name;
     /* Registry: *claims = 1 when this back end reads the existing file
@@ -139,20 +144,68 @@ struct ncs_file {
     char *path;
 };
 
-/* The upkeep slots with their default (see ncs_store_methods). */
-static inline int ncsi_store_flush(ncs_file *f)
-{
-    return f->store->flush != NULL ? f->store->flush(f) : NCS_NOERR;
-}
-static inline int ncsi_store_refresh(ncs_file *f)
-{
-    return f->store->refresh != NULL ? f->store->refresh(f) : NCS_NOERR;
-}
-static inline int ncsi_store_reload(ncs_file *f)
-{
-    return f->store->reload != NULL ? f->store->reload(f) : NCS_NOERR;
-}
+/* ---- the wrappers: every call of a slot goes through one of these ---- */
+#define NCSI_STORE_HAS(f, slot) ((f)->store->slot != NULL)
 
+static inline int ncsi_store_open(ncs_file *f, const char *path, int mode)
+{ return f->store->open(f, path, mode); }
+static inline int ncsi_store_create(ncs_file *f, const char *path, int cmode)
+{ return f->store->create(f, path, cmode); }
+static inline int ncsi_store_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
+                                    size_t v_minfree, size_t r_align)
+{ return f->store->enddef(f, h_minfree, v_align, v_minfree, r_align); }
+static inline int ncsi_store_get(ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                                 void *buf)
+{ return f->store->get(f, varid, s, memtype, buf); }
+static inline int ncsi_store_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                                 const void *buf)
+{ return f->store->put(f, varid, s, memtype, buf); }
+/* Called only for varids below f->nfast, which is 0 where the slot is
+ * absent (ncsi_file_modes): no test on the hottest path. */
+static inline int ncsi_store_get1(ncs_file *f, int varid, const size_t *index, void *buf)
+{ NCSI_ASSERT(f->store->get1 != NULL); return f->store->get1(f, varid, index, buf); }
+static inline int ncsi_store_get_vara(ncs_file *f, int varid, const size_t *start,
+                                      const size_t *count, int memtype, void *buf)
+{
+    return f->store->get_vara != NULL ? f->store->get_vara(f, varid, start, count, memtype, buf)
+                                      : NCSI_DECLINED;
+}
+static inline int ncsi_store_view(ncs_file *f, int varid, const size_t *start,
+                                  const size_t *count, int pd, const unsigned char **from,
+                                  int *apart, ptrdiff_t *bstep, int *swap,
+                                  unsigned char *scratch, size_t nscratch)
+{
+    return f->store->view != NULL ? f->store->view(f, varid, start, count, pd, from, apart,
+                                                   bstep, swap, scratch, nscratch)
+                                  : NCSI_DECLINED;
+}
+static inline int ncsi_store_put_vara(ncs_file *f, int varid, const size_t *start,
+                                      const size_t *count, int memtype, const void *buf)
+{
+    return f->store->put_vara != NULL ? f->store->put_vara(f, varid, start, count, memtype, buf)
+                                      : NCSI_DECLINED;
+}
+static inline int ncsi_store_write_header(ncs_file *f) { return f->store->write_header(f); }
+static inline int ncsi_store_sync(ncs_file *f) { return f->store->sync(f); }
+static inline int ncsi_store_flush(ncs_file *f)
+{ return f->store->flush != NULL ? f->store->flush(f) : NCS_NOERR; }
+static inline int ncsi_store_refresh(ncs_file *f)
+{ return f->store->refresh != NULL ? f->store->refresh(f) : NCS_NOERR; }
+static inline int ncsi_store_reload(ncs_file *f)
+{ return f->store->reload != NULL ? f->store->reload(f) : NCS_NOERR; }
+static inline int ncsi_store_def_storage(ncs_file *f, int varid, const ncs_storage *st)
+{
+    return f->store->def_storage != NULL ? f->store->def_storage(f, varid, st)
+                                         : NCS_ERR(NCS_ENOTNC4);
+}
+/* *st is filled in whole: contiguous storage where the slot is absent. */
+static inline int ncsi_store_inq_storage(ncs_file *f, int varid, ncs_storage *st)
+{
+    memset(st, 0, sizeof *st);
+    st->contiguous = 1;
+    return f->store->inq_storage != NULL ? f->store->inq_storage(f, varid, st) : NCS_NOERR;
+}
+static inline int ncsi_store_close(ncs_file *f, int abort) { return f->store->close(f, abort); }
 
 /* The registry (store.c): the back end that creates files of cmode (the
  * API layer has checked cmode: one always does), and the one that reads
