@@ -25,23 +25,17 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
     return NCS_NOERR;
 }
 
-/* The variable's settings: the back end's, or those of contiguous storage. */
-static int get_storage(ncs_file *f, int varid, ncs_storage *st)
-{
-    return ncsi_store_inq_storage(f, varid, st);
-}
-
 /* Read-modify-write of one variable's settings. */
-#define UPDATE_STORAGE(ncid, varid, st, change)                  \
-    do {                                                         \
-        ncs_file *f_;                                            \
-        int s_ = storage_target((ncid), (varid), 1, &f_);        \
-        if (s_ == NCS_NOERR)                                     \
-            s_ = get_storage(f_, (varid), &(st));                \
-        if (s_ != NCS_NOERR)                                     \
-            return s_;                                           \
-        change;                                                  \
-        return ncsi_store_def_storage(f_, (varid), &(st));       \
+#define UPDATE_STORAGE(ncid, varid, st, change)              \
+    do {                                                     \
+        ncs_file *f_;                                        \
+        int s_ = storage_target((ncid), (varid), 1, &f_);    \
+        if (s_ == NCS_NOERR)                                 \
+            s_ = ncsi_store_inq_storage(f_, (varid), &(st)); \
+        if (s_ != NCS_NOERR)                                 \
+            return s_;                                       \
+        change;                                              \
+        return ncsi_store_def_storage(f_, (varid), &(st));   \
     } while (0)
 
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes)
@@ -91,7 +85,7 @@ int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes)
     ncs_storage st;
     int status = storage_target(ncid, varid, 0, &f);
     if (status == NCS_NOERR)
-        status = get_storage(f, varid, &st);
+        status = ncsi_store_inq_storage(f, varid, &st);
     if (status != NCS_NOERR)
         return status;
     if (storagep != NULL)
@@ -108,7 +102,7 @@ int ncs_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *
     ncs_storage st;
     int status = storage_target(ncid, varid, 0, &f);
     if (status == NCS_NOERR)
-        status = get_storage(f, varid, &st);
+        status = ncsi_store_inq_storage(f, varid, &st);
     if (status != NCS_NOERR)
         return status;
     if (shufflep != NULL)
@@ -126,7 +120,7 @@ int ncs_inq_var_zstd(int ncid, int varid, int *levelp)
     ncs_storage st;
     int status = storage_target(ncid, varid, 0, &f);
     if (status == NCS_NOERR)
-        status = get_storage(f, varid, &st);
+        status = ncsi_store_inq_storage(f, varid, &st);
     if (status == NCS_NOERR && levelp != NULL)
         *levelp = st.zstd_level;
     return status;
@@ -138,7 +132,7 @@ int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p)
     ncs_storage st;
     int status = storage_target(ncid, varid, 0, &f);
     if (status == NCS_NOERR)
-        status = get_storage(f, varid, &st);
+        status = ncsi_store_inq_storage(f, varid, &st);
     if (status == NCS_NOERR && fletcher32p != NULL)
         *fletcher32p = st.fletcher32;
     return status;
