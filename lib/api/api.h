@@ -13,6 +13,8 @@
 #include "store.h"
 #include "chunk.h"       /* the chunk cache's process-wide budget and counters */
 
+#include <limits.h>
+
 int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
 /* Recomputes what depends on the file's mode flags and variable count
  * (f->nfast). */
@@ -24,12 +26,16 @@ void ncsi_file_unregister(ncs_file *f);
 #define NCSI_MAX_OPEN 32768
 #define NCSI_ID_SHIFT 16
 extern ncs_file *ncsi_open_files[NCSI_MAX_OPEN];
+/* One test: a negative ncid or one with low bits set is none; 0 finds
+ * slot 0, which ncsi_file_register never fills; every other multiple of
+ * 1 << NCSI_ID_SHIFT below INT_MAX has a slot. */
+_Static_assert((unsigned)NCSI_MAX_OPEN << NCSI_ID_SHIFT == (unsigned)INT_MAX + 1,
+               "a positive int ncid has a slot in the table");
 static inline ncs_file *ncsi_file_get(int ncid)
 {
-    unsigned slot = (unsigned)ncid >> NCSI_ID_SHIFT;
-    if (ncid <= 0 || (ncid & ((1 << NCSI_ID_SHIFT) - 1)) != 0 || slot >= NCSI_MAX_OPEN)
+    if (((unsigned)ncid & (0x80000000u | ((1u << NCSI_ID_SHIFT) - 1))) != 0)
         return NULL;
-    return ncsi_open_files[slot];
+    return ncsi_open_files[(unsigned)ncid >> NCSI_ID_SHIFT];
 }
 
 

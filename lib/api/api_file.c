@@ -44,6 +44,7 @@ int ncsi_file_register(ncs_file *f)
 
 void ncsi_file_modes(ncs_file *f)
 {
+    ncsi_memo_clear(&f->memo);
     f->nfast = (ncsi_fastpath && NCSI_STORE_HAS(f, get1) &&
                 !(f->flags & (NCSI_F_INDEF | NCSI_F_SHARE))) ? f->model.nvars : 0;
 }
@@ -72,6 +73,7 @@ static ncs_file *file_new(const char *path)
     if (f == NULL)
         return NULL;
     f->model.unlimdim = -1;
+    ncsi_memo_clear(&f->memo);
     f->path = ncsi_strdup(path);
     if (f->path == NULL) {
         free(f);

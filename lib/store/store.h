@@ -131,11 +131,99 @@ typedef struct ncs_store_methods {
 #define NCSI_F_NC4     0x80   /* netCDF-4 file not marked classic-model
                                  (no _nc3_strict): NCS_FORMAT_NETCDF4 */
 
+/* The get1 memo: a box of indices of one variable whose elements sit at
+ * fixed addresses in memory the back end holds (a cached page, a pinned
+ * chunk), so that ncs_get1 reads an element inside it with a few compares
+ * and no call: the element of index is at
+ *     base + sum((index[d] - lo[d]) * bstride[d]),  index[d] - lo[d] < ext[d],
+ * its bytes as kind says.  A back end's get1 fills it after a read
+ * it served itself; it stays valid only while no other call reaches the
+ * back end, so every store wrapper but get1's clears it first, as do mode
+ * changes (ncsi_file_modes).  Empty, its key matches no varid (an int). */
+#define NCSI_MEMO_DIMS 4
+#define NCSI_MEMO_EMPTY INT64_MIN
+enum { NCSI_MEMO_2S = -2, NCSI_MEMO_4S = -4, NCSI_MEMO_8S = -8 };
+typedef struct ncs_get1_memo {
+    int64_t key;                     /* the varid, or NCSI_MEMO_EMPTY */
+    int type;                        /* the variable's type */
+    int nd;                          /* 0..NCSI_MEMO_DIMS */
+    int kind;                        /* 1, 2, 4, 8 (bytes of a native
+                                        element) or NCSI_MEMO_<n>S */
+    const unsigned char *base;
+    uint64_t lo[NCSI_MEMO_DIMS], ext[NCSI_MEMO_DIMS], bstride[NCSI_MEMO_DIMS];
+} ncs_get1_memo;
+
+static inline void ncsi_memo_clear(ncs_get1_memo *m) { m->key = NCSI_MEMO_EMPTY; }
+
+/* Makes m serve variable varid of type type, rank nd (at most
+ * NCSI_MEMO_DIMS), elements of esz bytes (swap: big-endian ones) at base,
+ * once lo, ext and bstride are set. */
+static inline void ncsi_memo_set(ncs_get1_memo *m, int varid, int type, int nd, int esz,
+                                 int swap, const unsigned char *base)
+{
+    NCSI_ASSERT(nd >= 0 && nd <= NCSI_MEMO_DIMS);
+    NCSI_ASSERT(esz == 1 || esz == 2 || esz == 4 || esz == 8);
+    m->key = varid;
+    m->type = type;
+    m->nd = nd;
+    m->kind = swap && esz > 1 ? -esz : esz;
+    m->base = base;
+}
+
+/* The element of index from the memo: 1 when it is inside the box (copied
+ * to buf), 0 when the back end must be asked.  Rank 2, the grids, has its
+ * own straight-line test. */
+static inline int ncsi_memo_get1(const ncs_get1_memo *m, const size_t *index, void *buf)
+{
+    const unsigned char *p = m->base;
+    if (m->nd == 2) {
+        uint64_t r0 = index[0] - m->lo[0], r1 = index[1] - m->lo[1];   /* wrap when below */
+        if (r0 >= m->ext[0] || r1 >= m->ext[1])
+            return 0;
+        p += r0 * m->bstride[0] + r1 * m->bstride[1];
+    } else {
+        for (int d = m->nd; d-- > 0;) {
+            uint64_t rel = index[d] - m->lo[d];
+            if (rel >= m->ext[d])
+                return 0;
+            p += rel * m->bstride[d];
+        }
+    }
+    if (m->kind < 0) {                           /* a classic file's */
+        if (m->kind == NCSI_MEMO_2S) {
+            uint16_t u;
+            memcpy(&u, p, 2);
+            u = ncsi_be16(u);
+            memcpy(buf, &u, 2);
+        } else if (m->kind == NCSI_MEMO_4S) {
+            uint32_t u;
+            memcpy(&u, p, 4);
+            u = ncsi_be32(u);
+            memcpy(buf, &u, 4);
+        } else {
+            uint64_t u;
+            memcpy(&u, p, 8);
+            u = ncsi_be64(u);
+            memcpy(buf, &u, 8);
+        }
+    } else if (m->kind == 2) {
+        memcpy(buf, p, 2);
+    } else if (m->kind == 4) {
+        memcpy(buf, p, 4);
+    } else if (m->kind == 8) {
+        memcpy(buf, p, 8);
+    } else {
+        memcpy(buf, p, 1);
+    }
+    return 1;
+}
+
 struct ncs_file {
     int ncid;
     int flags;
     int nfast;              /* varids below it may use store->get1 (0: none;
                                see ncsi_file_modes) */
+    ncs_get1_memo memo;
     int version;            /* 1, 2, 5 classic; 4 chunked */
     ncs_model model;
     ncs_model *old;         /* model at ncs_redef, for layout moves and abort */
@@ -144,22 +232,24 @@ struct ncs_file {
     char *path;
 };
 
-/* ---- the wrappers: every call of a slot goes through one of these ---- */
+/* ---- the wrappers: every call of a slot goes through one of these ----
+ * All but get1's may move what the get1 memo points into (a page, a pin),
+ * so they clear it first. */
 #define NCSI_STORE_HAS(f, slot) ((f)->store->slot != NULL)
 
 static inline int ncsi_store_open(ncs_file *f, const char *path, int mode)
-{ return f->store->open(f, path, mode); }
+{ ncsi_memo_clear(&f->memo); return f->store->open(f, path, mode); }
 static inline int ncsi_store_create(ncs_file *f, const char *path, int cmode)
-{ return f->store->create(f, path, cmode); }
+{ ncsi_memo_clear(&f->memo); return f->store->create(f, path, cmode); }
 static inline int ncsi_store_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
                                     size_t v_minfree, size_t r_align)
-{ return f->store->enddef(f, h_minfree, v_align, v_minfree, r_align); }
+{ ncsi_memo_clear(&f->memo); return f->store->enddef(f, h_minfree, v_align, v_minfree, r_align); }
 static inline int ncsi_store_get(ncs_file *f, int varid, const ncs_slab *s, int memtype,
                                  void *buf)
-{ return f->store->get(f, varid, s, memtype, buf); }
+{ ncsi_memo_clear(&f->memo); return f->store->get(f, varid, s, memtype, buf); }
 static inline int ncsi_store_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
                                  const void *buf)
-{ return f->store->put(f, varid, s, memtype, buf); }
+{ ncsi_memo_clear(&f->memo); return f->store->put(f, varid, s, memtype, buf); }
 /* Called only for varids below f->nfast, which is 0 where the slot is
  * absent (ncsi_file_modes): no test on the hottest path. */
 static inline int ncsi_store_get1(ncs_file *f, int varid, const size_t *index, void *buf)
@@ -167,6 +257,7 @@ static inline int ncsi_store_get1(ncs_file *f, int varid, const size_t *index, v
 static inline int ncsi_store_get_vara(ncs_file *f, int varid, const size_t *start,
                                       const size_t *count, int memtype, void *buf)
 {
+    ncsi_memo_clear(&f->memo);
     return f->store->get_vara != NULL ? f->store->get_vara(f, varid, start, count, memtype, buf)
                                       : NCSI_DECLINED;
 }
@@ -175,6 +266,7 @@ static inline int ncsi_store_view(ncs_file *f, int varid, const size_t *start,
                                   int *apart, ptrdiff_t *bstep, int *swap,
                                   unsigned char *scratch, size_t nscratch)
 {
+    ncsi_memo_clear(&f->memo);
     return f->store->view != NULL ? f->store->view(f, varid, start, count, pd, from, apart,
                                                    bstep, swap, scratch, nscratch)
                                   : NCSI_DECLINED;
@@ -182,30 +274,36 @@ static inline int ncsi_store_view(ncs_file *f, int varid, const size_t *start,
 static inline int ncsi_store_put_vara(ncs_file *f, int varid, const size_t *start,
                                       const size_t *count, int memtype, const void *buf)
 {
+    ncsi_memo_clear(&f->memo);
     return f->store->put_vara != NULL ? f->store->put_vara(f, varid, start, count, memtype, buf)
                                       : NCSI_DECLINED;
 }
-static inline int ncsi_store_write_header(ncs_file *f) { return f->store->write_header(f); }
-static inline int ncsi_store_sync(ncs_file *f) { return f->store->sync(f); }
+static inline int ncsi_store_write_header(ncs_file *f)
+{ ncsi_memo_clear(&f->memo); return f->store->write_header(f); }
+static inline int ncsi_store_sync(ncs_file *f)
+{ ncsi_memo_clear(&f->memo); return f->store->sync(f); }
 static inline int ncsi_store_flush(ncs_file *f)
-{ return f->store->flush != NULL ? f->store->flush(f) : NCS_NOERR; }
+{ ncsi_memo_clear(&f->memo); return f->store->flush != NULL ? f->store->flush(f) : NCS_NOERR; }
 static inline int ncsi_store_refresh(ncs_file *f)
-{ return f->store->refresh != NULL ? f->store->refresh(f) : NCS_NOERR; }
+{ ncsi_memo_clear(&f->memo); return f->store->refresh != NULL ? f->store->refresh(f) : NCS_NOERR; }
 static inline int ncsi_store_reload(ncs_file *f)
-{ return f->store->reload != NULL ? f->store->reload(f) : NCS_NOERR; }
+{ ncsi_memo_clear(&f->memo); return f->store->reload != NULL ? f->store->reload(f) : NCS_NOERR; }
 static inline int ncsi_store_def_storage(ncs_file *f, int varid, const ncs_storage *st)
 {
+    ncsi_memo_clear(&f->memo);
     return f->store->def_storage != NULL ? f->store->def_storage(f, varid, st)
                                          : NCS_ERR(NCS_ENOTNC4);
 }
 /* *st is filled in whole: contiguous storage where the slot is absent. */
 static inline int ncsi_store_inq_storage(ncs_file *f, int varid, ncs_storage *st)
 {
+    ncsi_memo_clear(&f->memo);
     memset(st, 0, sizeof *st);
     st->contiguous = 1;
     return f->store->inq_storage != NULL ? f->store->inq_storage(f, varid, st) : NCS_NOERR;
 }
-static inline int ncsi_store_close(ncs_file *f, int abort) { return f->store->close(f, abort); }
+static inline int ncsi_store_close(ncs_file *f, int abort)
+{ ncsi_memo_clear(&f->memo); return f->store->close(f, abort); }
 
 /* The registry (store.c): the back end that creates files of cmode (the
  * API layer has checked cmode: one always does), and the one that reads

@@ -266,14 +266,36 @@ int nctypelen(nc_type type)
 
 /* ---- data ------------------------------------------------------------------------------ */
 
-/* A NULL index is an error for a non-scalar variable. */
-static int check_index(int ncid, int varid, const long *indexp)
+/* A NULL index is an error for a non-scalar variable.  Its test inline,
+ * the rest (and its NCS_MAX_VAR_DIMS-long scratch) out of line: ncvarget1
+ * is called once an element and would otherwise pay for the large stack
+ * frame every time. */
+static __attribute__((noinline)) int check_null_index(int ncid, int varid)
 {
-    const long *count = NULL;
+    const long *start = NULL, *count = NULL;
     long shape[NCS_MAX_VAR_DIMS];
-    if (indexp != NULL)
-        return NCS_NOERR;
-    return fill_nulls(ncid, varid, &indexp, &count, shape);
+    return fill_nulls(ncid, varid, &start, &count, shape);
+}
+
+static inline int check_index(int ncid, int varid, const long *indexp)
+{
+    return indexp != NULL ? NCS_NOERR : check_null_index(ncid, varid);
+}
+
+/* ncvarget1's failure, out of line for the same reason. */
+static __attribute__((noinline)) int get1_failed(int ncid, int status)
+{
+    /* netCDF-C's ncvarget1 reports itself as "ncdimid" */
+    V2_FAIL("ncdimid", status, "ncid %d", ncid);
+}
+
+/* ncvarget1 of a NULL index. */
+static __attribute__((noinline)) int get1_null_index(int ncid, int varid, void *ip)
+{
+    int status = check_null_index(ncid, varid);
+    if (status == NCS_NOERR)
+        status = ncs_get1(ncid, varid, NULL, NCS_NAT, ip);
+    return status == NCS_NOERR ? 0 : get1_failed(ncid, status);
 }
 
 int ncvarput1(int ncid, int varid, const long *indexp, const void *op)
@@ -288,13 +310,11 @@ int ncvarput1(int ncid, int varid, const long *indexp, const void *op)
 
 int ncvarget1(int ncid, int varid, const long *indexp, void *ip)
 {
-    int status = check_index(ncid, varid, indexp);
-    if (status == NCS_NOERR)
-        status = ncs_get1(ncid, varid, (const size_t *)indexp, NCS_NAT, ip);
-    /* netCDF-C's ncvarget1 reports itself as "ncdimid" */
-    if (status != NCS_NOERR)
-        V2_FAIL("ncdimid", status, "ncid %d", ncid);
-    return 0;
+    int status;
+    if (indexp == NULL)
+        return get1_null_index(ncid, varid, ip);
+    status = ncs_get1(ncid, varid, (const size_t *)indexp, NCS_NAT, ip);
+    return status == NCS_NOERR ? 0 : get1_failed(ncid, status);
 }
 
 int ncvarput(int ncid, int varid, const long *startp, const long *countp,

@@ -535,6 +535,46 @@ int ncsi_cl_put_vara(ncs_file *f, int varid, const size_t *start, const size_t *
     return erange ? NCS_ERANGE : NCS_NOERR;
 }
 
+/* How many steps of step bytes fit in room bytes, at most cap. */
+static uint64_t steps_in(uint64_t room, uint64_t step, uint64_t cap)
+{
+    uint64_t n = step != 0 ? room / step : cap;
+    return n < cap ? n : cap;
+}
+
+/* Fills the get1 memo (store.h) after index, at off, was read from the
+ * page window w: the run of the last dimension's indices whose elements
+ * the window holds, the other indices fixed, then widened over the
+ * indices of the dimension before it whose same run the window holds
+ * too, so that a row-major scan asks again once a row or a page and a
+ * column-major one once a page.  Only while the ncbuf is inactive: its
+ * reads must be noted. */
+static void fill_memo(ncs_file *f, int varid, const fastvar *fv, const size_t *index,
+                      uint64_t off, const ncs_pc_window *w)
+{
+    ncs_get1_memo *m = &f->memo;
+    uint64_t xsz = (uint64_t)fv->xsz, first = off, end = off + xsz;
+    int nd = fv->nd;
+    if (nd > NCSI_MEMO_DIMS)
+        return;
+    NCSI_ASSERT(off >= w->lo && end <= w->hi);
+    for (int d = 0; d < nd; d++) {
+        m->lo[d] = index[d];
+        m->ext[d] = 1;
+        m->bstride[d] = fv->bstride[d];
+    }
+    for (int d = nd - 1; d >= 0 && d >= nd - 2; d--) {
+        uint64_t bs = fv->bstride[d];
+        uint64_t down = steps_in(first - w->lo, bs, index[d]);
+        uint64_t up = steps_in(w->hi - end, bs, fv->lim[d] - 1 - index[d]);
+        m->lo[d] = index[d] - down;
+        m->ext[d] = down + up + 1;
+        first -= down * bs;
+        end += up * bs;
+    }
+    ncsi_memo_set(m, varid, fv->type, nd, fv->xsz, 1, w->base + (first - w->lo));
+}
+
 /* One element in the variable's own type from the most recently used
  * page, or through the general path. */
 int ncsi_cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
@@ -546,12 +586,22 @@ int ncsi_cl_get1(ncs_file *f, int varid, const size_t *index, void *buf)
         return ncsi_get1_general(f, varid, index, buf);
     off = point_offset(&cl->fast[varid], index);
     p = off == UINT64_MAX ? NULL : ncsi_pc_peek(cl->pc, off, (size_t)cl->fast[varid].xsz);
-    if (p == NULL)
-        return ncsi_get1_general(f, varid, index, buf);
-    if (cl->nb.active && !ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)cl->fast[varid].xsz)) {
-        int status = note_data(cl, off, off, cl->fast[varid].xsz, 0);
-        if (status != NCS_NOERR)
-            return status;
+    if (p == NULL) {
+        /* the general path caches the element's page: the memo from it */
+        int status = ncsi_get1_general(f, varid, index, buf);
+        if (status == NCS_NOERR && off != UINT64_MAX && !cl->nb.active &&
+            ncsi_pc_peek(cl->pc, off, (size_t)cl->fast[varid].xsz) != NULL)
+            fill_memo(f, varid, &cl->fast[varid], index, off, (const ncs_pc_window *)cl->pc);
+        return status;
+    }
+    if (cl->nb.active) {
+        if (!ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)cl->fast[varid].xsz)) {
+            int status = note_data(cl, off, off, cl->fast[varid].xsz, 0);
+            if (status != NCS_NOERR)
+                return status;
+        }
+    } else {
+        fill_memo(f, varid, &cl->fast[varid], index, off, (const ncs_pc_window *)cl->pc);
     }
     decode_one(p, cl->fast[varid].xsz, buf);
     return NCS_NOERR;

@@ -349,16 +349,35 @@ static __attribute__((noinline)) int ch_get1_slow(ncs_file *f, int varid, const 
     return ncsi_chunk_pin_get1(&cv->ck, index, buf);
 }
 
+/* The get1 memo (store.h) of the pinned chunk, which stays put until
+ * another call reaches this store. */
+static void ch_fill_memo(ncs_file *f, int varid, const ncs_chunkvar *ck)
+{
+    ncs_get1_memo *m = &f->memo;
+    if (ck->pptr == NULL || ck->ndims > NCSI_MEMO_DIMS)
+        return;
+    for (int d = 0; d < ck->ndims; d++) {
+        m->lo[d] = ck->plo[d];
+        m->ext[d] = ck->pext[d];
+        m->bstride[d] = ck->estride[d] * ck->esz;
+    }
+    ncsi_memo_set(m, varid, ck->type, ck->ndims, (int)ck->esz, 0, ck->pptr);
+}
+
 /* One element in the variable's own type from its pinned chunk (a pin
  * exists only for a direct variable of rank > 0), else the slow way. */
 static int ch_get1(ncs_file *f, int varid, const size_t *index, void *buf)
 {
     chunked *cs = CS(f);
     const cvar *cv;
-    if ((unsigned)varid >= (unsigned)cs->nvars || (cv = cs->vars[varid]) == NULL ||
-        !ncsi_chunk_get1_pinned(&cv->ck, index, buf))
+    int status = NCS_NOERR;
+    if ((unsigned)varid >= (unsigned)cs->nvars || (cv = cs->vars[varid]) == NULL)
         return ch_get1_slow(f, varid, index, buf);
-    return NCS_NOERR;
+    if (!ncsi_chunk_get1_pinned(&cv->ck, index, buf))
+        status = ch_get1_slow(f, varid, index, buf);
+    if (status == NCS_NOERR && cv->direct)
+        ch_fill_memo(f, varid, &cv->ck);
+    return status;
 }
 
 static int ch_new_state(ncs_file *f, hid_t fid)
