@@ -73,7 +73,9 @@ int  ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
 int  ncsi_pc_write_through(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
 size_t ncsi_pc_page_size(const ncs_pc *pc);
 /* Pointer to n bytes at off inside one cached page, or NULL when the range
- * crosses a page or is not cached-able; for_write marks the page dirty. */
+ * crosses a page or is not cached-able; for_write marks the page dirty.  For
+ * reading, only those n bytes are sure to be the file's (ncsi_pc_page for
+ * the whole page). */
 unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write, int *status);
 /* The start of cached page pno, for reading, or NULL with *status set; its
  * bytes past the logical size are not the file's (check before reading). */

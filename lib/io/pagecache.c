@@ -357,8 +357,7 @@ unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write,
     *status = NCS_NOERR;
     if (n == 0 || in + n > pc->psize)
         return NULL;
-    /* whole: callers read the rest of the page through the pointer too */
-    *status = page_get(pc, pno, &p);
+    *status = for_write ? page_get(pc, pno, &p) : page_get_part(pc, pno, in, in + n, &p);
     if (*status != NCS_NOERR)
         return NULL;
     if (for_write)
