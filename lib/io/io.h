@@ -49,7 +49,9 @@ static inline int ncsi_io_close(ncs_io *io) { return io->m->close(io); }
 /* ---- page cache ----------------------------------------------------------
  * A write-back cache of fixed-size pages over one ncs_io.  Reads past the end
  * of the file return zeros (the bytes a sparse file would hold).  Requests of
- * at least a page bypass the cache (after flushing what they overlap). */
+ * at least a page bypass the cache (after flushing what they overlap).  A
+ * read that misses loads only the 4 KiB blocks it needs, unless the access
+ * runs on from the block before (pagecache.c). */
 typedef struct ncs_pc ncs_pc;
 /* The most recently used page, readable without a call: [lo, hi) of the
  * file is at base.  Kept first in struct ncs_pc. */
@@ -62,7 +64,7 @@ static inline const unsigned char *ncsi_pc_peek(const ncs_pc *pc, uint64_t off, 
     const ncs_pc_window *w = (const ncs_pc_window *)pc;
     return (off >= w->lo && off + n <= w->hi) ? w->base + (off - w->lo) : NULL;
 }
-int  ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp);
+int  ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp); /* page_size: 2^k */
 void ncsi_pc_free(ncs_pc *pc);                  /* drops dirty data */
 int  ncsi_pc_read(ncs_pc *pc, uint64_t off, void *buf, size_t n);
 int  ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
@@ -71,11 +73,20 @@ int  ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
 int  ncsi_pc_write_through(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
 size_t ncsi_pc_page_size(const ncs_pc *pc);
 /* Pointer to n bytes at off inside one cached page, or NULL when the range
- * crosses a page or is not cached-able; for_write marks the page dirty. */
+ * crosses a page or is not cached-able; for_write marks the page dirty.  For
+ * reading, only those n bytes are sure to be the file's (ncsi_pc_page for
+ * the whole page). */
 unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write, int *status);
 /* The start of cached page pno, for reading, or NULL with *status set; its
  * bytes past the logical size are not the file's (check before reading). */
 const unsigned char *ncsi_pc_page(ncs_pc *pc, uint64_t pno, int *status);
+/* The start of the cached page that holds file offset off, with at least
+ * the bytes loaded that n rows of len bytes, gap apart from off, need as
+ * far as they lie in that page (off's row ends in it): what a read needs,
+ * without loading the rest of a page the access does not run through.
+ * NULL with *status set on failure. */
+const unsigned char *ncsi_pc_page_rows(ncs_pc *pc, uint64_t off, size_t len, uint64_t n,
+                                       uint64_t gap, int *status);
 /* memmove within the file; *donep (if not NULL) gets the bytes moved, at
  * the end of the range when to > from, at its start otherwise. */
 int  ncsi_pc_move(ncs_pc *pc, uint64_t to, uint64_t from, uint64_t n, uint64_t *donep);

@@ -11,7 +11,14 @@
  *     file never grows past the furthest byte a caller actually wrote;
  *   - requests of a page or more go straight to the file; cached copies of
  *     the pages they touch are flushed (reads) or updated (writes) first, so
- *     the cache and the file never disagree about written bytes.
+ *     the cache and the file never disagree about written bytes;
+ *   - a page may hold only some of its blocks (have: one bit per 4 KiB): a
+ *     read that misses loads the blocks it touches, and the rest of the
+ *     page when it looks like a scan or keeps finding the page, so a sparse
+ *     cold read costs a block per element, not a page.
+ *     Only whole pages (full) are ever written to, so dirty bytes and the
+ *     bytes between them are always the file's or the caller's, and only
+ *     whole pages are returned by ncsi_pc_page.
  */
 #include "io.h"
 
@@ -19,19 +26,34 @@
 #include <string.h>
 
 #define DM_SIZE 64
+/* The unit of a partial load: the system's page, below which a read saves
+ * the device nothing.  A page that is not a power-of-two multiple of it,
+ * at most 64 of them, is loaded whole (its one block is the page). */
+#define BLOCK_SHIFT 12
+#define SEQ_SLACK 16     /* a miss this close after a block boundary may be a scan */
+#define PROMOTE 4        /* finds of a partial page that load the rest */
 
 typedef struct page {
     uint64_t pno;
     uint64_t stamp;        /* LRU clock */
     size_t dlo, dhi;       /* dirty byte range, dlo == dhi when clean */
-    int valid;
+    int valid;             /* in the index, with the blocks of have */
+    int full;              /* every block loaded */
+    int hits;              /* finds since its last load, while partial */
+    uint64_t have;         /* loaded blocks: bit b for the bytes of block b */
     unsigned char *buf;
 } page;
 
 struct ncs_pc {
     ncs_pc_window win;     /* first: read by ncsi_pc_peek */
     ncs_io *io;
-    size_t psize;
+    size_t psize;          /* a power of two, 1 << pshift */
+    int pshift;
+    int nblocks;           /* blocks per page, 1 << bshift bytes each */
+    int bshift;
+    uint64_t all;          /* have of a full page */
+    uint64_t next;         /* the block (of the file) after the last miss */
+    int run;               /* misses in a row, each starting at next */
     int npages;
     page *pages;           /* buffers allocated on first use */
     int *hash;             /* page number -> index in pages, -1: empty */
@@ -93,11 +115,21 @@ int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
     int status;
     size_t hcap = 16;
     /* the back ends choose these: never from a caller or a file */
-    NCSI_ASSERT(page_size > 0 && npages > 0);
+    NCSI_ASSERT(page_size > 0 && (page_size & (page_size - 1)) == 0 && npages > 0);
     if (pc == NULL)
         return NCS_ERR(NCS_ENOMEM);
     pc->io = io;
     pc->psize = page_size;
+    pc->pshift = __builtin_ctzll(page_size);
+    pc->bshift = BLOCK_SHIFT;
+    while ((page_size >> pc->bshift) > 64)
+        pc->bshift++;
+    pc->nblocks = (int)(page_size >> pc->bshift);
+    if (pc->nblocks < 1 || page_size != (size_t)pc->nblocks << pc->bshift) {
+        pc->nblocks = 1;        /* one block: the page; its shift is never used */
+        pc->bshift = 63;
+    }
+    pc->all = ~(uint64_t)0 >> (64 - pc->nblocks);
     pc->npages = npages;
     while (hcap < 2 * (size_t)npages)
         hcap *= 2;
@@ -172,12 +204,78 @@ static page *page_find(ncs_pc *pc, uint64_t pno)
     return hash_find(pc, pno);
 }
 
-/* The cached page pno, loading it (and evicting the least recently used
- * page) when absent. */
-static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
+/* The blocks of a page that [lo, hi) touches (lo < hi <= psize). */
+static uint64_t block_mask(const ncs_pc *pc, size_t lo, size_t hi)
+{
+    return (~(uint64_t)0 >> (63 - ((hi - 1) >> pc->bshift))) & (~(uint64_t)0 << (lo >> pc->bshift));
+}
+
+/* Which blocks a miss of [lo, hi) loads: those it touches, and with them
+ * the rest of the page when the access is a scan: a miss of one block
+ * that starts (within SEQ_SLACK bytes of the boundary; one mid-block
+ * follows a stride) at the block after the last one loaded, itself the
+ * second of such misses in a row.  A scan's next misses are then a read
+ * per page, not per block; a longer request says itself what it needs. */
+static uint64_t blocks_to_load(const ncs_pc *pc, const page *p, size_t lo, size_t hi)
+{
+    uint64_t miss = block_mask(pc, lo, hi) & ~p->have, first = miss & -miss;
+    uint64_t b = (uint64_t)__builtin_ctzll(first);
+    if (miss == first && pc->run >= 1 && p->pno * (uint64_t)pc->nblocks + b == pc->next &&
+        lo < (b << pc->bshift) + SEQ_SLACK)
+        miss |= pc->all & ~(first - 1) & ~p->have;
+    return miss;
+}
+
+/* The window: the run of loaded blocks around [lo, hi), the whole page
+ * when full, and never past the end of the file (reads there must go
+ * through the checks). */
+static void set_window(ncs_pc *pc, const page *p, size_t lo, size_t hi)
+{
+    uint64_t base = p->pno * pc->psize, wlo = base, whi = base + pc->psize;
+    if (!p->full) {
+        int b0 = (int)(lo >> pc->bshift), b1 = (int)((hi - 1) >> pc->bshift);
+        while (b0 > 0 && (p->have >> (b0 - 1)) & 1)
+            b0--;
+        while (b1 + 1 < pc->nblocks && (p->have >> (b1 + 1)) & 1)
+            b1++;
+        wlo = base + ((uint64_t)b0 << pc->bshift);
+        whi = base + ((uint64_t)(b1 + 1) << pc->bshift);
+    }
+    pc->win.lo = wlo;
+    pc->win.hi = whi < pc->lsize ? whi : pc->lsize;
+    pc->win.base = p->buf + (wlo - base);
+}
+
+/* Loads the blocks of load into p, in one read from the first to the
+ * last: loaded blocks between are clean (only full pages are written to),
+ * so reading them again changes nothing, and costs less than a second
+ * read. */
+static int load_blocks(ncs_pc *pc, page *p, uint64_t load)
+{
+    uint64_t g = p->pno * (uint64_t)pc->nblocks;
+    size_t lo = (size_t)__builtin_ctzll(load) << pc->bshift;
+    size_t hi = (size_t)(64 - __builtin_clzll(load)) << pc->bshift;
+    int status;
+    pc->run = g + (lo >> pc->bshift) == pc->next ? pc->run + 1 : 0;
+    pc->next = g + (hi >> pc->bshift);
+    status = raw_read(pc, p->pno * pc->psize + lo, p->buf + lo, hi - lo);
+    if (status != NCS_NOERR)
+        return status;
+    p->have |= block_mask(pc, lo, hi);
+    p->full = p->have == pc->all;
+    p->hits = 0;
+    return NCS_NOERR;
+}
+
+/* The cached page pno with at least its bytes [lo, hi) loaded, loading
+ * them (and evicting the least recently used page) when absent.  A
+ * partial page that keeps being found (PROMOTE times) is being reused:
+ * it is loaded whole, so that warm access tests one flag. */
+static int page_get_part(ncs_pc *pc, uint64_t pno, size_t lo, size_t hi, page **pp)
 {
     page *p = page_find(pc, pno);
     int status;
+    NCSI_ASSERT(lo < hi && hi <= pc->psize);
     if (p == NULL) {
         page *victim = NULL;
         for (int i = 0; i < pc->npages; i++) {
@@ -203,30 +301,40 @@ static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
         }
         if (victim->buf == NULL && (victim->buf = ncsi_malloc(pc->psize)) == NULL)
             return NCS_ERR(NCS_ENOMEM);
-        status = raw_read(pc, pno * pc->psize, victim->buf, pc->psize);
-        if (status != NCS_NOERR)
-            return status;
         victim->pno = pno;
         victim->valid = 1;
+        victim->full = 0;
+        victim->have = 0;
         hash_add(pc, victim);
         victim->dlo = victim->dhi = 0;
         p = victim;
     }
+    if (!p->full) {
+        uint64_t load = block_mask(pc, lo, hi) & ~p->have;
+        if (load != 0)
+            load = blocks_to_load(pc, p, lo, hi);
+        else if (++p->hits >= PROMOTE)
+            load = pc->all & ~p->have;
+        if (load != 0 && (status = load_blocks(pc, p, load)) != NCS_NOERR)
+            return status;
+    }
     p->stamp = ++pc->clock;
     pc->mru = p;
-    /* the window stops at the end of the file, so a peek never reads
-     * past it (reads there must go through the checks) */
-    pc->win.lo = p->pno * pc->psize;
-    pc->win.hi = pc->win.lo + pc->psize < pc->lsize ? pc->win.lo + pc->psize : pc->lsize;
-    pc->win.base = p->buf;
+    set_window(pc, p, lo, hi);
     *pp = p;
     return NCS_NOERR;
+}
+
+/* The whole cached page pno. */
+static int page_get(ncs_pc *pc, uint64_t pno, page **pp)
+{
+    return page_get_part(pc, pno, 0, pc->psize, pp);
 }
 
 static void mark_dirty(ncs_pc *pc, page *p, size_t lo, size_t hi)
 {
     uint64_t end = p->pno * pc->psize + hi;
-    NCSI_ASSERT(p->valid && lo < hi && hi <= pc->psize);
+    NCSI_ASSERT(p->full && lo < hi && hi <= pc->psize);
     if (p->dlo == p->dhi) {
         p->dlo = lo;
         p->dhi = hi;
@@ -249,7 +357,7 @@ unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write,
     *status = NCS_NOERR;
     if (n == 0 || in + n > pc->psize)
         return NULL;
-    *status = page_get(pc, pno, &p);
+    *status = for_write ? page_get(pc, pno, &p) : page_get_part(pc, pno, in, in + n, &p);
     if (*status != NCS_NOERR)
         return NULL;
     if (for_write)
@@ -263,7 +371,7 @@ unsigned char *ncsi_pc_span(ncs_pc *pc, uint64_t off, size_t n, int for_write,
 const unsigned char *ncsi_pc_page(ncs_pc *pc, uint64_t pno, int *status)
 {
     page *p = pc->dm[pno % DM_SIZE];
-    if (p != NULL && p->pno == pno && p->valid) {
+    if (p != NULL && p->pno == pno && p->full) {
         p->stamp = ++pc->clock;
         return p->buf;
     }
@@ -272,6 +380,37 @@ const unsigned char *ncsi_pc_page(ncs_pc *pc, uint64_t pno, int *status)
         return NULL;
     pc->dm[pno % DM_SIZE] = p;
     return p->buf;
+}
+
+/* ncsi_pc_page_rows when the page is not at hand whole: apart, so that
+ * the hit saves no registers for it. */
+static __attribute__((noinline)) const unsigned char *
+page_rows_miss(ncs_pc *pc, uint64_t off, size_t len, uint64_t n, uint64_t gap, int *status)
+{
+    uint64_t pno = off >> pc->pshift, lo = off & (pc->psize - 1), hi = lo + len;
+    page *p;
+    NCSI_ASSERT(hi <= pc->psize);
+    /* to the end of the last row, or of the page: the rows past it are
+     * read from the next */
+    if (n > 1 && gap < pc->psize)
+        hi = (n - 1) * gap < pc->psize - hi ? hi + (n - 1) * gap : pc->psize;
+    *status = page_get_part(pc, pno, (size_t)lo, (size_t)hi, &p);
+    if (*status != NCS_NOERR)
+        return NULL;
+    pc->dm[pno % DM_SIZE] = p;
+    return p->buf;
+}
+
+const unsigned char *ncsi_pc_page_rows(ncs_pc *pc, uint64_t off, size_t len, uint64_t n,
+                                       uint64_t gap, int *status)
+{
+    uint64_t pno = off >> pc->pshift;
+    page *p = pc->dm[pno % DM_SIZE];
+    if (p != NULL && p->pno == pno && p->full) {
+        p->stamp = ++pc->clock;
+        return p->buf;
+    }
+    return page_rows_miss(pc, off, len, n, gap, status);
 }
 
 /* Flushes (for reads) or overwrites (for writes) the cached copies of pages
@@ -315,7 +454,7 @@ int ncsi_pc_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
         page *p;
         size_t in = (size_t)(off % pc->psize);
         size_t k = pc->psize - in < n ? pc->psize - in : n;
-        status = page_get(pc, off / pc->psize, &p);
+        status = page_get_part(pc, off / pc->psize, in, in + k, &p);
         if (status != NCS_NOERR)
             return status;
         memcpy(out, p->buf + in, k);
@@ -438,7 +577,8 @@ int ncsi_pc_flush(ncs_pc *pc)
 static void forget_all(ncs_pc *pc)
 {
     for (int i = 0; i < pc->npages; i++) {
-        pc->pages[i].valid = 0;
+        pc->pages[i].valid = pc->pages[i].full = 0;
+        pc->pages[i].have = 0;
         pc->pages[i].dlo = pc->pages[i].dhi = 0;
     }
     for (size_t i = 0; i <= pc->hmask; i++)

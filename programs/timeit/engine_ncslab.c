@@ -88,6 +88,7 @@ static int v_inq_varid(int ncid, const char *name, int *varidp)
 
 static int v_enddef(int ncid) { return V2(ncendef(ncid)); }
 static int v_close(int ncid) { return V2(ncclose(ncid)); }
+static int v_sync(int ncid) { return V2(ncsync(ncid)); }
 
 static int v_get(int ncid, int varid, const long *start, const long *count, void *buf)
 {
@@ -144,6 +145,7 @@ const ti_lib ti_lib_ncslab = {
     .gets = v_gets,
     .getg = v_getg,
     .get1_row = v_get1_row,
+    .sync = v_sync,
     .close = v_close,
     .strerror = v_strerror,
 };
@@ -179,6 +181,7 @@ static int n_inq_varid(int ncid, const char *name, int *varidp)
 
 static int n_enddef(int ncid) { return ncs_enddef(ncid); }
 static int n_close(int ncid) { return ncs_close(ncid); }
+static int n_sync(int ncid) { return ncs_sync(ncid); }
 
 /* The v2 layer passes long arrays as size_t arrays; so may we (both are
  * the same width on every platform ncslab's v2 layer builds on). */
@@ -244,6 +247,7 @@ const ti_lib ti_lib_ncslab_native = {
     .gets = n_gets,
     .getg = n_getg,
     .get1_row = n_get1_row,
+    .sync = n_sync,
     .close = n_close,
     .strerror = ncs_strerror,
 };

@@ -60,6 +60,7 @@ static int e_inq_varid(int ncid, const char *name, int *varidp)
 
 static int e_enddef(int ncid) { return V2(ncendef(ncid)); }
 static int e_close(int ncid) { return V2(ncclose(ncid)); }
+static int e_sync(int ncid) { return V2(ncsync(ncid)); }
 
 static int e_get(int ncid, int varid, const long *start, const long *count, void *buf)
 {
@@ -118,6 +119,7 @@ const ti_lib ti_lib_netcdf = {
     .gets = e_gets,
     .getg = e_getg,
     .get1_row = e_get1_row,
+    .sync = e_sync,
     .close = e_close,
     .strerror = e_strerror,
 };

@@ -368,6 +368,7 @@ int ti_run_strided(const ti_options *o, FILE *csv)
                     check(r, "first call");
                     timed[nr].batch = batch;
                     timed[nr].ctx = r;
+                    timed[nr].calls = 0;
                     nr++;
                 }
             ti_time_interleaved(timed, nr, o->min_time);

@@ -14,9 +14,11 @@
 #include "timeit.h"
 
 #define TI_MAX_ENGINES 40
-#define TI_MAX_TESTS 520        /* 1 + 2 * (2^TI_MAX_DIMS - 1) */
+#define TI_MAX_TESTS 770        /* 2 + 3 * (2^TI_MAX_DIMS - 1) */
 
-enum { TI_GET, TI_PUT };
+/* TI_PUTSYNC: puts, then the library's sync and an fdatasync of the file,
+ * once per batch, so the time includes getting the data to the disk */
+enum { TI_GET, TI_PUT, TI_PUTSYNC };
 
 typedef struct {
     const ti_lib *lib;
@@ -25,6 +27,7 @@ typedef struct {
     char why[256];              /* why it is not available, "" if it is */
     int reference;              /* netCDF-C classic: the ratios' base */
     char path[1024];
+    int fd;                     /* the harness's own descriptor, for fdatasync */
     int ncid;
     int varids[TI_MAX_TYPES];
     long long file_size;        /* bytes after close; resident bytes for memory */
@@ -53,6 +56,8 @@ typedef struct {
 /* suite.c */
 void ti_suite_engines(ti_suite *s, const ti_options *o);
 void ti_suite_run(ti_suite *s);
+/* Fills s->tests and s->ntests from s->o (ti_suite_run does it first). */
+void ti_suite_tests(ti_suite *s);
 int ti_engine_available(const ti_engine *e);
 
 /* report.c */

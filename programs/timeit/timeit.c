@@ -8,6 +8,8 @@
  *   ncslab-timeit --append   streaming record appends against write(2)
  *   ncslab-timeit --strided  strided and mapped gets against netCDF-C and
  *                            against a plain get of the covering block
+ *   ncslab-timeit --cold     gets with the file's pages dropped from the
+ *                            system's cache before each call
  *
  * The options are those of usage() and of the man page ncslab-timeit.1,
  * which tests/timeit/timeit_check.sh holds to the same list; doc/timeit.md
@@ -61,7 +63,12 @@ static void usage(FILE *f)
 "  --strided            ncvargets with stride 2 in every dimension and ncvargetg\n"
 "                       transposing the last two dimensions, on the classic file,\n"
 "                       against netCDF-C and against ncvarget of the covering block\n"
-"  --suite              run the 4-D suite too with --scan, --append or --strided\n"
+"  --cold               cold gets: each get shape of the suite and a point time\n"
+"                       series, the file's cached pages dropped before every\n"
+"                       call; time and bytes read per call (types default to float)\n"
+"  --cold-records N     records of the cold time series (default 1000)\n"
+"  --suite              run the 4-D suite too with --scan, --append, --strided\n"
+"                       or --cold\n"
 "  --dir DIR            where the scratch directory is made (default $TMPDIR or /tmp)\n"
 "  --keep               keep the scratch files\n"
 "  --help               this text\n"
@@ -209,7 +216,7 @@ static void remove_scratch(const char *dir)
 enum {
     O_DIMS = 256, O_TYPES, O_MINTIME, O_FORMAT, O_CHUNKS, O_ENGINES, O_TABLETYPE, O_CSV, O_SVG,
     O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_SCANCACHE, O_APPEND,
-    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_SUITE, O_DIR, O_KEEP, O_HELP,
+    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_COLD, O_COLDRECS, O_SUITE, O_DIR, O_KEEP, O_HELP,
     O_VERSION
 };
 
@@ -235,7 +242,8 @@ int main(int argc, char **argv)
         { "scan-cache", 1, 0, O_SCANCACHE },
         { "append", 0, 0, O_APPEND }, { "append-records", 1, 0, O_APPENDRECS },
         { "append-blocks", 1, 0, O_APPENDBLOCKS }, { "append-repeat", 1, 0, O_APPENDREPEAT },
-        { "strided", 0, 0, O_STRIDED }, { "suite", 0, 0, O_SUITE },
+        { "strided", 0, 0, O_STRIDED }, { "cold", 0, 0, O_COLD },
+        { "cold-records", 1, 0, O_COLDRECS }, { "suite", 0, 0, O_SUITE },
         { "dir", 1, 0, O_DIR }, { "keep", 0, 0, O_KEEP }, { "help", 0, 0, O_HELP },
         { "version", 0, 0, O_VERSION }, { 0, 0, 0, 0 },
     };
@@ -259,6 +267,7 @@ int main(int argc, char **argv)
     o.nblocks = 3;
     o.blocks[0] = 1, o.blocks[1] = 10, o.blocks[2] = 100;
     o.append_repeat = 3;
+    o.cold_records = 1000;
     basedir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -331,6 +340,11 @@ int main(int argc, char **argv)
             break;
         }
         case O_STRIDED: o.strided = 1; break;
+        case O_COLD: o.cold = 1; break;
+        case O_COLDRECS:
+            if (parse_longs(optarg, ',', &o.cold_records, 1, 1) != 1 || o.cold_records > 1000000)
+                goto bad;
+            break;
         case O_SUITE: want_suite = 1; break;
         case O_DIR: basedir = optarg; break;
         case O_KEEP: keep = 1; break;
@@ -354,7 +368,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (parse_types(types_arg ? types_arg : o.layouts ? "float" : "byte,char,short,long,float,double",
+    if (parse_types(types_arg ? types_arg : o.layouts || o.cold ? "float" : "byte,char,short,long,float,double",
                     &o) != 0)
         return 2;
     /* chunk shapes: netCDF-C's default and one with every dimension at
@@ -376,7 +390,7 @@ int main(int argc, char **argv)
         if (o.nlayouts < 1)
             return 2;
     }
-    o.suite = want_suite || !(o.scan || o.append || o.strided);
+    o.suite = want_suite || !(o.scan || o.append || o.strided || o.cold);
 
     snprintf(dir, sizeof dir, "%s/timeit.XXXXXX", basedir);
     if (mkdtemp(dir) == NULL) {
@@ -422,6 +436,8 @@ int main(int argc, char **argv)
         status |= ti_run_append(&o, csv);
     if (o.strided)
         status |= ti_run_strided(&o, csv);
+    if (o.cold)
+        status |= ti_run_cold(&o, csv);
     if (csv && fclose(csv) != 0)
         ti_die("cannot write %s: %s", o.csv, strerror(errno));
     if (!keep)

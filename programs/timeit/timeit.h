@@ -69,6 +69,9 @@ typedef struct ti_lib {
      * library's calls, so the loop costs what the same loop in a program
      * costs, without the harness's calls through this table per cell. */
     int (*get1_row)(int ncid, int varid, long row, long ncols, short *out);
+    /* Hands the library's buffered writes to the operating system
+     * (ncsync); NULL when the library keeps nothing on disk. */
+    int (*sync)(int ncid);
     int (*close)(int ncid);
     const char *(*strerror)(int status);
 } ti_lib;
@@ -123,7 +126,7 @@ double ti_cpu_now(void);        /* CPU seconds of this process */
 typedef struct {
     double (*batch)(void *ctx, long n);
     void *ctx;
-    long calls;                 /* set: the calibrated batch size */
+    long calls;                 /* the batch size: 0 to calibrate it */
     double usec;                /* set: median batch, microseconds per call */
 } ti_timed;
 
@@ -174,6 +177,7 @@ int ti_define_vars(const ti_lib *lib, int ncid, const ti_options *o, const ti_la
 int ti_run_scan(const ti_options *o, FILE *csv);
 int ti_run_append(const ti_options *o, FILE *csv);
 int ti_run_strided(const ti_options *o, FILE *csv);
+int ti_run_cold(const ti_options *o, FILE *csv);
 
 struct ti_options {
     int ndims;
@@ -204,6 +208,8 @@ struct ti_options {
     long blocks[16];
     int append_repeat;          /* runs per engine and block size */
     int strided;
+    int cold;                   /* --cold */
+    long cold_records;          /* records of the cold time series */
 };
 
 #define TI_E_NCSLAB   0x01      /* ncslab contiguous */

@@ -8,7 +8,10 @@
  * then scaled to the share (min-time / TI_BATCHES).  Then TI_BATCHES
  * rounds time one batch of each in turn, A B C C B A A B C ..., so that
  * drift of the machine hits them alike and no one always follows the
- * same other.  The result is the median batch, per call.
+ * same other.  The result is the median batch, per call.  A thing whose
+ * batch size is given (calls > 0 on entry) keeps it: its batches hold a
+ * fixed cost (a sync) that the size amortises, so it must be the same for
+ * everything compared.
  */
 #include "timeit.h"
 
@@ -42,7 +45,8 @@ void ti_time_interleaved(ti_timed *t, int n, double min_time)
     if (secs == NULL)
         ti_die("out of memory");
     for (int i = 0; i < n; i++)
-        t[i].calls = calibrate(&t[i], target);
+        if (t[i].calls <= 0)
+            t[i].calls = calibrate(&t[i], target);
     for (int b = 0; b < TI_BATCHES; b++)
         for (int i = 0; i < n; i++) {
             int j = b % 2 ? n - 1 - i : i;

@@ -107,11 +107,20 @@ fi
 run --min-time 0.001 --dims 4,5,6,7 --types short,float --csv "$tmp/t.csv" --svg "$tmp/t.svg"
 grep -q '^time for ncvarget 4x5x1x1 plane' "$tmp/out" || fail "no 1992-format lines"
 grep -q '^Side by side' "$tmp/out" || fail "no side-by-side table"
-# header + engines x 2 types x 31 tests, every row with 11 fields
+# header + engines x 2 types x 47 tests (31, and the 16 puts again with a
+# sync), every row with 11 fields
 rows=$(sed 1d "$tmp/t.csv" | wc -l)
 engines=$(grep -c '^call     shape' "$tmp/out")
-[ "$rows" -gt 0 ] && [ $((rows % 62)) -eq 0 ] || fail "CSV has $rows rows, not a multiple of 62"
+[ "$rows" -gt 0 ] && [ $((rows % 94)) -eq 0 ] || fail "CSV has $rows rows, not a multiple of 94"
 awk -F, 'NF != 11 { bad = 1 } END { exit bad }' "$tmp/t.csv" || fail "CSV rows without 11 fields"
+# put+sync: a time for every engine on disk, n/a for the floor
+for e in ncslab netCDF-C; do
+    n=$(awk -F, -v e=$e '$1 == e && $4 == "put+sync" && $6 + 0 > 0' "$tmp/t.csv" | wc -l)
+    [ "$n" -ge 32 ] || fail "CSV: $n timed put+sync rows for $e"
+done
+awk -F, '$1 == "memory" && $4 == "put+sync" && $6 != "n/a" { bad = 1 } END { exit bad }' \
+    "$tmp/t.csv" || fail "CSV: put+sync timed on the memory floor"
+grep -q '^put+sync 4x5x1x1 plane' "$tmp/out" || fail "no put+sync row in the table"
 grep -q '</svg>' "$tmp/t.svg" || fail "chart not written"
 [ "$engines" -eq 1 ] || fail "table header missing"
 
@@ -140,6 +149,21 @@ awk -F, 'NF != 11 { bad = 1 } END { exit bad }' "$tmp/s.csv" || fail "strided CS
 for dims in 7 5,4 2,3,1; do
     run --strided --min-time 0.001 --dims $dims --types float,char --engines all
 done
+
+# cold reads: every get shape and the time series, on each file engine,
+# with the bytes of each call; the page drop is checked with mincore
+run --cold --dims 3,4,5,6 --cold-records 20 --types short,double --csv "$tmp/c.csv"
+grep -q '^Cold reads: short_var' "$tmp/out" || fail "cold: no table"
+grep -q '^20x1x1x1 series ' "$tmp/out" || fail "cold: no time series row"
+grep -q 'calls found pages of the file still cached' "$tmp/out" || fail "cold: no drop check"
+# per type 15 shapes + the series, each with the bytes its read calls
+# returned (the device's, the other row, are 0 where the scratch is tmpfs)
+for e in ncslab netCDF-C; do
+    n=$(awk -F, -v e=$e '$1 == e && $3 == "double" && $4 == "cold-get" && $8 + 0 > 0' "$tmp/c.csv" |
+        wc -l)
+    [ "$n" -ge 16 ] || fail "cold: $n rows with bytes for $e"
+done
+awk -F, 'NF != 11 { bad = 1 } END { exit bad }' "$tmp/c.csv" || fail "cold CSV rows without 11 fields"
 
 rm -rf "$tmp"
 exit $status

@@ -1325,6 +1325,86 @@ START_TEST(test_page_straddle)
 }
 END_TEST
 
+/* What a cold reader pays: the bytes the classic back end asks the
+ * system for (rchar of /proc/self/io counts what read calls returned).  A
+ * point time series across records 80 KB apart, read once in a file just
+ * opened, must cost a 4 KiB block per record, not a 64 KiB page; a row of
+ * get1 calls through one record must still read it in a few large reads
+ * (the cache grows to whole pages for a scan); the values are checked. */
+#define SC_RECS 50
+#define SC_LEN 20000
+static int proc_io(long long *rchar, long long *syscr)
+{
+    FILE *f = fopen("/proc/self/io", "r");
+    char key[32];
+    long long v;
+    int got = 0;
+    if (f == NULL)
+        return -1;
+    while (fscanf(f, "%31s %lld", key, &v) == 2) {
+        if (strcmp(key, "rchar:") == 0)
+            *rchar = v, got |= 1;
+        else if (strcmp(key, "syscr:") == 0)
+            *syscr = v, got |= 2;
+    }
+    fclose(f);
+    return got == 3 ? 0 : -1;
+}
+
+START_TEST(test_sparse_reads)
+{
+    char path[256];
+    int ncid, d[2], v;
+    static float buf[SC_LEN];
+    long long r0, r1, c0, c1, own;
+    size_t st[2] = {0, 0}, ct[2] = {1, SC_LEN};
+    if (proc_io(&r0, &c0) != 0)
+        return;                                   /* no /proc/self/io: nothing to count */
+    tu_path(path, sizeof path, PROG, "sparse");
+    NCS_OK(ncs_create(path, NCS_CLOBBER, &ncid));
+    NCS_OK(ncs_def_dim(ncid, "t", NCS_UNLIMITED, &d[0]));
+    NCS_OK(ncs_def_dim(ncid, "x", SC_LEN, &d[1]));
+    NCS_OK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, d, &v));
+    NCS_OK(ncs_enddef(ncid));
+    for (size_t r = 0; r < SC_RECS; r++) {
+        for (size_t i = 0; i < SC_LEN; i++)
+            buf[i] = (float)(r * SC_LEN + i);
+        st[0] = r;
+        NCS_OK(ncs_put(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, buf));
+    }
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    /* the cost of reading /proc/self/io itself */
+    ck_assert_int_eq(proc_io(&r0, &c0), 0);
+    ck_assert_int_eq(proc_io(&r1, &c1), 0);
+    own = r1 - r0;
+
+    st[0] = 0, st[1] = SC_LEN / 2, ct[0] = SC_RECS, ct[1] = 1;
+    ck_assert_int_eq(proc_io(&r0, &c0), 0);
+    NCS_OK(ncs_get(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, buf));
+    ck_assert_int_eq(proc_io(&r1, &c1), 0);
+    for (size_t r = 0; r < SC_RECS; r++)
+        ck_assert_msg(buf[r] == (float)(r * SC_LEN + SC_LEN / 2), "record %zu: %g", r, buf[r]);
+    ck_assert_msg(r1 - r0 - own <= SC_RECS * 4096LL,
+                  "a time series of %d points read %lld bytes", SC_RECS, r1 - r0 - own);
+
+    ck_assert_int_eq(proc_io(&r0, &c0), 0);
+    st[0] = SC_RECS - 1;
+    for (size_t i = 0; i < SC_LEN; i++) {
+        size_t idx[2] = {SC_RECS - 1, i};
+        NCS_OK(ncs_get1(ncid, v, idx, NCS_FLOAT, &buf[i]));
+    }
+    ck_assert_int_eq(proc_io(&r1, &c1), 0);
+    for (size_t i = 0; i < SC_LEN; i++)
+        ck_assert_msg(buf[i] == (float)((SC_RECS - 1) * SC_LEN + i), "element %zu: %g", i, buf[i]);
+    /* 80 KB over three pages: a block, a block, the rest of the page, then
+     * whole pages (and the two reads of /proc/self/io), not a read a block */
+    ck_assert_msg(c1 - c0 - 2 <= 6, "a scan of a record took %lld reads", c1 - c0 - 2);
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
+
 static Suite *slab_suite(void)
 {
     Suite *s = suite_create("slab");
@@ -1335,6 +1415,7 @@ static Suite *slab_suite(void)
     tcase_add_loop_test(tc, test_mapped_tiles, 0, NBASIC);
     tcase_add_loop_test(tc, test_mapped_pages, 0, 3);
     tcase_add_test(tc, test_page_straddle);
+    tcase_add_test(tc, test_sparse_reads);
     suite_add_tcase(s, tc);
     tc = tcase_create("convert");
     tcase_add_loop_test(tc, test_convert_range, 0, NBASIC);

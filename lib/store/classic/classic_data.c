@@ -210,7 +210,6 @@ static int get_block(void *ctx, const ncs_block *b)
         goto rows;
     for (uint64_t i = 0; i < b->rows; i++, off += rgap, mem += rmem) {
         if (off < lo || off + span > hi) {
-            const unsigned char *p;
             if (off % PAGE_SIZE + span > PAGE_SIZE) {
                 /* the row straddles two pages */
                 status = row_get(x, b, i);
@@ -219,13 +218,13 @@ static int get_block(void *ctx, const ncs_block *b)
                 lo = 1, hi = 0;
                 continue;
             }
-            /* inside one page: only an I/O error gives no pointer */
-            p = ncsi_pc_span(x->cl->pc, off, (size_t)span, 0, &status);
-            if (p == NULL)
+            /* inside one page, whole: the next rows are read from it too;
+             * only an I/O error gives no pointer */
+            page = ncsi_pc_page(x->cl->pc, off / PAGE_SIZE, &status);
+            if (page == NULL)
                 return status;
             lo = off - off % PAGE_SIZE;
             hi = lo + PAGE_SIZE;
-            page = p - off % PAGE_SIZE;
         }
         if (ncsi_decode_strided(x->v->type, page + (off - lo), (ptrdiff_t)b->fstep,
                                 (size_t)b->n, x->memtype, mem, b->mstep, x->f->version))

@@ -48,9 +48,10 @@ int ncsi_cl_decode_paged(ncs_pc *pc, uint64_t off, uint64_t n, uint64_t gap, siz
         unsigned char one[8];
         int status = NCS_NOERR;
         if (k > 0) {
-            if ((p = ncsi_pc_page(pc, off / PAGE_SIZE, &status)) == NULL)
+            size_t in = (size_t)(off % PAGE_SIZE);
+            if ((p = ncsi_pc_page_rows(pc, off, xsz, k, gap, &status)) == NULL)
                 return status;
-            p += off % PAGE_SIZE;
+            p += in;
         } else {
             k = 1;
             if ((status = ncsi_pc_read(pc, off, one, xsz)) != NCS_NOERR)
@@ -338,7 +339,7 @@ static int get_point(ncs_file *f, const fastvar *fv, const size_t *index, void *
         return NCSI_DECLINED;                /* out of bounds, or across two pages */
     if (!(f->flags & NCSI_F_WRITE) && off + (uint64_t)fv->xsz > ncsi_pc_logical_size(cl->pc))
         return NCSI_DECLINED;                /* cut short */
-    p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+    p = ncsi_pc_page_rows(cl->pc, off, fv->xsz, 1, 0, &status);
     if (p == NULL)
         return NCSI_DECLINED;
     if (cl->nb.active && !ncsi_ncbuf_read_quiet(&cl->nb, off, (uint64_t)fv->xsz) &&
@@ -409,7 +410,7 @@ int ncsi_cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *
                 i++;
                 continue;
             }
-            p = ncsi_pc_page(cl->pc, o / PAGE_SIZE, &status);
+            p = ncsi_pc_page_rows(cl->pc, o, (size_t)span, n1 - i, gap1, &status);
             if (p == NULL)
                 return status;
             p += in;
@@ -476,7 +477,8 @@ int ncsi_cl_view(ncs_file *f, int varid, const size_t *start, const size_t *coun
     *apart = off / PAGE_SIZE != end / PAGE_SIZE;
     if (!*apart) {
         /* all in one page, the pieces their step apart */
-        const unsigned char *p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+        const unsigned char *p = ncsi_pc_page_rows(cl->pc, off, (size_t)(end - off) + 1, 1, 0,
+                                                   &status);
         if (p == NULL)
             return NCSI_DECLINED;
         from[0] = p + off % PAGE_SIZE;
@@ -498,7 +500,7 @@ int ncsi_cl_view(ncs_file *f, int varid, const size_t *start, const size_t *coun
             used += (size_t)last + 1;
             continue;                            /* the next piece is past pno */
         }
-        p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);
+        p = ncsi_pc_page(cl->pc, off / PAGE_SIZE, &status);   /* whole: the next pieces */
         if (p == NULL)
             return NCSI_DECLINED;
         from[i] = p + off % PAGE_SIZE;
