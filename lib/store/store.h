@@ -233,8 +233,8 @@ struct ncs_file {
 };
 
 /* ---- the wrappers: every call of a slot goes through one of these ----
- * All but get1's may move what the get1 memo points into (a page, a pin),
- * so they clear it first. */
+ * Each may move what the get1 memo points into (a page, a pin), so each
+ * clears it first; get1's store sets it again from what it just read. */
 #define NCSI_STORE_HAS(f, slot) ((f)->store->slot != NULL)
 
 static inline int ncsi_store_open(ncs_file *f, const char *path, int mode)
@@ -253,7 +253,11 @@ static inline int ncsi_store_put(ncs_file *f, int varid, const ncs_slab *s, int 
 /* Called only for varids below f->nfast, which is 0 where the slot is
  * absent (ncsi_file_modes): no test on the hottest path. */
 static inline int ncsi_store_get1(ncs_file *f, int varid, const size_t *index, void *buf)
-{ NCSI_ASSERT(f->store->get1 != NULL); return f->store->get1(f, varid, index, buf); }
+{
+    NCSI_ASSERT(f->store->get1 != NULL);
+    ncsi_memo_clear(&f->memo);
+    return f->store->get1(f, varid, index, buf);
+}
 static inline int ncsi_store_get_vara(ncs_file *f, int varid, const size_t *start,
                                       const size_t *count, int memtype, void *buf)
 {
