@@ -9,14 +9,17 @@
  *       chunks); value (i, j) is (i * 31 + j * 7) % 30011
  *   LD_LIBRARY_PATH=_build/lib/.libs ./scanrss scan FILE [maps]
  *       opens FILE, reads every cell (checking the sum), and prints the
- *       peak resident set (ru_maxrss), the open's time, and whether HDF5
- *       is mapped; with maps, the resident kilobytes of each mapping at
- *       the end of the scan, before the close (from /proc/self/smaps)
+ *       peak resident set (ru_maxrss), the open's time, whether HDF5 is
+ *       mapped, and the heap in use (glibc's mallinfo2) after the open
+ *       and after the scan; with maps, the resident kilobytes of each
+ *       mapping at the end of the scan, before the close (from
+ *       /proc/self/smaps)
  *   LD_LIBRARY_PATH=... valgrind --tool=callgrind --toggle-collect=scan \
  *       ./scanrss scan FILE
  *       the instructions of the get1 loop alone, to compare two builds of
  *       the library with the same program
  */
+#include <malloc.h>
 #include <ncslab.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +132,12 @@ static void print_maps(void)
             printf("  %6ld KiB  %s\n", sums[k].kib, sums[k].name);
 }
 
+static long heap_kib(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return (long)(mi.uordblks >> 10);
+}
+
 static double ms_since(const struct timespec *t0)
 {
     struct timespec t1;
@@ -145,6 +154,7 @@ int main(int argc, char **argv)
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "scan") == 0) {
         int ncid, varid, mapped_before = hdf5_mapped();
         long long sum, want = 0;
+        long heap_open, heap_scan;
         double open_ms, reopen_ms;
         struct timespec t0;
         struct rusage ru;
@@ -156,7 +166,9 @@ int main(int argc, char **argv)
         check(ncs_open(argv[2], NCS_NOWRITE, &ncid), "open");
         reopen_ms = ms_since(&t0);
         check(ncs_inq_varid(ncid, "z", &varid), "inq_varid");
+        heap_open = heap_kib();
         sum = scan(ncid, varid);
+        heap_scan = heap_kib();
         for (size_t i = 0; i < NY; i++)
             for (size_t j = 0; j < NX; j++)
                 want += value(i, j);
@@ -168,8 +180,9 @@ int main(int argc, char **argv)
             print_maps();
         check(ncs_close(ncid), "close");
         getrusage(RUSAGE_SELF, &ru);
-        printf("peak_kib %ld first_open_ms %.3f second_open_ms %.3f hdf5_before %d hdf5_after %d\n",
-               ru.ru_maxrss, open_ms, reopen_ms, mapped_before, hdf5_mapped());
+        printf("peak_kib %ld first_open_ms %.3f second_open_ms %.3f hdf5_before %d hdf5_after %d "
+               "heap_open_kib %ld heap_scan_kib %ld\n", ru.ru_maxrss, open_ms, reopen_ms,
+               mapped_before, hdf5_mapped(), heap_open, heap_scan);
         return 0;
     }
     fprintf(stderr, "usage: scanrss make FILE classic|chunked | scanrss scan FILE [maps]\n");

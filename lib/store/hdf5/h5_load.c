@@ -60,10 +60,12 @@ static int bind_symbol(void *lib, int data, const char *name, void *slot)
 #define LOAD_FUNC(name) missing |= bind_symbol(lib, 0, #name, &ncsi_h5.p_##name);
 #define LOAD_DATA(name) missing |= bind_symbol(lib, 1, #name, &ncsi_h5.p_##name);
 
-/* Global and immediate: HDF5 then behaves as a linked library (filter
- * plugins find its symbols), and a dependency it cannot resolve is a
- * failed load rather than a crash in the middle of a call. */
-#define LOAD_FLAGS (RTLD_NOW | RTLD_GLOBAL)
+/* Global and lazy, as the dynamic linker loads a linked library: HDF5's
+ * filter plugins find its symbols, and a missing dependency or symbol
+ * version still fails the dlopen.  Immediate binding of HDF5's thirty-odd
+ * dependencies (libcurl, GnuTLS, Kerberos, ...) cost a netCDF-4 open and
+ * close 24.3 M instructions in place of 19.7 M (18.3 M linked). */
+#define LOAD_FLAGS (RTLD_LAZY | RTLD_GLOBAL)
 
 static int load(void)
 {
