@@ -13,24 +13,19 @@
  * fails the same way.  A library whose code has run is never closed again:
  * HDF5 registers exit handlers as soon as any of its functions is called.
  */
-#include "hdf5_store.h"
+#include "common.h"
 
 #include <dlfcn.h>
+#include <hdf5.h>
+#include <hdf5_hl.h>
 #include <pthread.h>
 #include <string.h>
 
-struct ncsi_h5_table ncsi_h5;
+/* HDF5's names as HDF5 spells them: the table is called explicitly here. */
+#define NCSI_H5_NO_REDIRECT
+#include "h5_load.h"
 
-/* Every entry of the lists has its redirection in h5_load.h: the name
- * expands to more than itself. */
-#define LOAD_STR(x) #x
-#define LOAD_EXPANDED(x) LOAD_STR(x)
-#define LOAD_REDIRECTED(name) \
-    _Static_assert(sizeof LOAD_EXPANDED(name) > sizeof #name, \
-                   #name " has no redirection in h5_load.h");
-NCSI_H5_FUNCS(LOAD_REDIRECTED)
-NCSI_H5_DATA(LOAD_REDIRECTED)
-NCSI_H5_HL_FUNCS(LOAD_REDIRECTED)
+struct ncsi_h5_table ncsi_h5;
 
 _Static_assert(sizeof(void *) == sizeof ncsi_h5.p_H5open,
                "function pointers are stored from dlsym's void *");
@@ -80,7 +75,7 @@ static int load(void)
     }
     /* A newer release of the same series under the same SONAME keeps the
      * interface; an older one may lack what the headers declare. */
-    if (H5get_libversion(&major, &minor, &release) < 0 || major != H5_VERS_MAJOR ||
+    if (ncsi_h5.p_H5get_libversion(&major, &minor, &release) < 0 || major != H5_VERS_MAJOR ||
         minor != H5_VERS_MINOR || release < H5_VERS_RELEASE)
         return NCS_ERR(NCS_ENOTBUILT);
     NCSI_H5_FUNCS(LOAD_FUNC)
@@ -93,10 +88,10 @@ static int load(void)
     NCSI_H5_HL_FUNCS(LOAD_FUNC)
     if (missing)
         return NCS_ERR(NCS_ENOTBUILT);
-    if (H5open() < 0)
+    if (ncsi_h5.p_H5open() < 0)
         return NCS_ERR(NCS_EHDFERR);
     /* failures are reported as status codes, not printed */
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ncsi_h5.p_H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     return NCS_NOERR;
 }
 

@@ -8,9 +8,13 @@
  * the table, so call sites keep HDF5's own spelling.
  *
  * Adding an HDF5 call: its name in the list of the library that defines it
- * and its line in the redirections.  h5_load.c does not compile when an
- * entry has no redirection; check_lazyh5 fails when a call has neither (it
- * then binds to HDF5 at link time).
+ * and its line in the redirections.  A redirection without an entry does
+ * not compile; a call with no redirection (listed or not) leaves its HDF5
+ * symbol undefined in libncslab.so, so that linking a program with it
+ * fails, and tests/tools/lazyh5_check.sh rejects the library.
+ * h5_load.c includes this with NCSI_H5_NO_REDIRECT: it names HDF5's
+ * symbols as strings, and C stringifies a macro argument unexpanded but
+ * some analysers (cppcheck) expand it first.
  *
  * HDF5 macros such as H5T_NATIVE_INT and H5P_FILE_ACCESS read data symbols
  * (H5T_NATIVE_INT_g, H5P_CLS_FILE_ACCESS_ID_g) after calling H5open(): the
@@ -149,12 +153,19 @@ struct ncsi_h5_table {
 #undef NCSI_H5_FIELD
 extern struct ncsi_h5_table ncsi_h5;
 
+/* Loads and initialises HDF5, once per process (later calls return the
+ * first one's result): NCS_NOERR; NCS_ENOTBUILT when HDF5's libraries
+ * cannot be loaded, are not the release series ncslab was built with, or
+ * lack a symbol ncslab calls; NCS_EHDFERR when HDF5 fails to initialise. */
+int ncsi_nc4_init(void);
+
 /* HDF5's file-access macros call H5check(), which aborts the process when
  * the library loaded is not exactly the release of the headers.
  * ncsi_nc4_init makes its own check instead, and fails with an error. */
 #undef H5CHECK
 #define H5CHECK
 
+#ifndef NCSI_H5_NO_REDIRECT
 #define NCSI_H5_USE(name) (*ncsi_h5.p_##name)
 #define H5open NCSI_H5_USE(H5open)
 #define H5get_libversion NCSI_H5_USE(H5get_libversion)
@@ -260,5 +271,6 @@ extern struct ncsi_h5_table ncsi_h5;
 #define H5DSis_attached NCSI_H5_USE(H5DSis_attached)
 #define H5DSiterate_scales NCSI_H5_USE(H5DSiterate_scales)
 #define H5DSset_scale NCSI_H5_USE(H5DSset_scale)
+#endif /* NCSI_H5_NO_REDIRECT */
 
 #endif /* NCS_H5_LOAD_H */

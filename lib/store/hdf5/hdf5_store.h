@@ -109,13 +109,6 @@ struct chunked {
  * coordinate variable of: the dimension's scale holds the plain name. */
 #define NON_COORD_PREFIX "_nc4_non_coord_"
 
-/* ---- h5_load.c ------------------------------------------------------------ */
-/* Loads and initialises HDF5, once per process (later calls return the
- * first one's result): NCS_NOERR; NCS_ENOTBUILT when HDF5's libraries
- * cannot be loaded, are not the release series ncslab was built with, or
- * lack a symbol ncslab calls; NCS_EHDFERR when HDF5 fails to initialise. */
-int  ncsi_nc4_init(void);
-
 /* ---- h5_meta.c ------------------------------------------------------------ */
 int  ncsi_nc4_create(const char *path, int cmode, hid_t *fidp);
 int  ncsi_nc4_open(const char *path, int write, hid_t *fidp);
