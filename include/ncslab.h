@@ -135,7 +135,10 @@ extern "C" {
                                      enhanced model (groups, strings,
                                      user-defined types, several or
                                      non-leading unlimited dimensions),
-                                     which ncslab does not represent */
+                                     which ncslab does not represent;
+                                     ncs_open and ncs_create of a
+                                     netCDF-4 file: HDF5 could not be
+                                     loaded at run time */
 #define NCS_EFILTER       (-132) /* filter failure */
 #define NCS_ENOFILTER     (-136) /* filter not available */
 
@@ -167,8 +170,11 @@ int ncs_set_default_format(int format, int *old_formatp);
  * NCS_FORMAT_NETCDF4 that holds classic-model content), NCS_CLASSIC_MODEL
  * alone (CDF-1) or none (the default format, CDF-1 unless changed).
  * Errors: NCS_EINVAL (bad or conflicting flags, NULL path or ncidp),
- * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOMEM, errno values
- * from the system. */
+ * NCS_EEXIST (NCS_NOCLOBBER and the file exists), NCS_ENOTBUILT
+ * (NCS_NETCDF4, and HDF5's shared libraries cannot be loaded, are not of
+ * the release series ncslab was built with, or lack a function it calls:
+ * HDF5 is loaded on the first netCDF-4 open or create), NCS_EHDFERR
+ * (HDF5 failed), NCS_ENOMEM, errno values from the system. */
 int ncs_create(const char *path, int cmode, int *ncidp);
 
 /* Opens an existing file in data mode, read-only unless mode has NCS_WRITE.
@@ -180,7 +186,8 @@ int ncs_create(const char *path, int cmode, int *ncidp);
  * (a valid netCDF-4 file that uses features outside the classic data
  * model: groups, strings, user-defined types, a second unlimited
  * dimension, one not first; netCDF-C's code for a file
- * it was built without support for), NCS_EBADTYPE (an HDF5 type netCDF
+ * it was built without support for; or HDF5 cannot be loaded, as for
+ * ncs_create), NCS_EBADTYPE (an HDF5 type netCDF
  * has no type for), NCS_EINVAL, NCS_ENOMEM, errno values (ENOENT for a
  * missing file). */
 int ncs_open(const char *path, int mode, int *ncidp);

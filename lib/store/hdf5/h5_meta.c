@@ -99,20 +99,6 @@ hid_t ncsi_h5_text_type(size_t n)
 
 /* ---- files ------------------------------------------------------------------- */
 
-static int nc4_initialised;
-
-int ncsi_nc4_init(void)
-{
-    if (!nc4_initialised) {
-        if (H5open() < 0)
-            return NCS_ERR(NCS_EHDFERR);
-        /* failures are reported as status codes, not printed */
-        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-        nc4_initialised = 1;
-    }
-    return NCS_NOERR;
-}
-
 /* HDF5's metadata cache grows to 32 MiB by default, and each chunk index
  * node it keeps costs about twice its size in the file: a row-major read of
  * 10,800 chunks left 4 MiB of nodes behind (0.4 MiB with this limit).

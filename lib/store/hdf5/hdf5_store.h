@@ -38,6 +38,8 @@
 #include "chunk.h"
 #include "io.h"
 #include <hdf5.h>
+#include <hdf5_hl.h>
+#include "h5_load.h"
 
 typedef struct chunked chunked;
 
@@ -108,7 +110,6 @@ struct chunked {
 #define NON_COORD_PREFIX "_nc4_non_coord_"
 
 /* ---- h5_meta.c ------------------------------------------------------------ */
-int  ncsi_nc4_init(void);
 int  ncsi_nc4_create(const char *path, int cmode, hid_t *fidp);
 int  ncsi_nc4_open(const char *path, int write, hid_t *fidp);
 /* HDF5 file type of an external type, in native order. */
