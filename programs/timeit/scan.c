@@ -14,7 +14,9 @@
  * close.  After each row the values are compared with the terrain
  * function, outside the timing, and a wrong value fails the run.  With
  * --scan-budget an engine stops at the end of the row that crosses the
- * budget, and the report says how many rows it read.
+ * budget, and the report says how many rows it read.  With the memory
+ * engine comes its reference, "plain-loop": the same resident array read
+ * by a bare loop over each row, which the floor must keep up with.
  */
 #include "timeit.h"
 #include "terrain.h"
@@ -253,8 +255,10 @@ int ti_run_scan(const ti_options *o, FILE *csv)
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o, 0);
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o, 1);
     }
-    if (o->engines & TI_E_MEMORY)
+    if (o->engines & TI_E_MEMORY) {
         n = add(engines, n, &ti_lib_memory, TI_RESIDENT, o, 0);
+        n = add(engines, n, &ti_lib_plain, TI_RESIDENT, o, 0);
+    }
 
     if (ti_terrain_init(&t, o->scan_rows, o->scan_cols) != 0)
         ti_die("out of memory");
