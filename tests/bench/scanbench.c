@@ -257,7 +257,7 @@ int main(int argc, char **argv)
             printf("  %-27s wrote %8.1f MiB in %7.2f s; every cell read back and checked\n",
                    e->label, (double)e->bytes / 1048576.0, e->write_s);
     }
-    for (int p = 0; p < passes; p++)
+    for (int p = 0; p < passes; p++) {
         for (int k = 0; k < E_COUNT; k++) {
             int i = p % 2 ? E_COUNT - 1 - k : k;
             engine *e = &engines[i];
@@ -279,6 +279,8 @@ int main(int argc, char **argv)
             if (kib > e->peak_kib)
                 e->peak_kib = kib;
         }
+        printf("  pass %d of %d done\n", p + 1, passes);
+    }
 
     printf("\n%-27s %8s %7s %9s %6s %7s %7s %7s %8s %7s\n", "engine", "file MiB", "write s",
            "M reads/s", "spread", "cpu M/s", "scan s", "total s", "peak MiB", "x GVRS");
