@@ -4,7 +4,7 @@
  * a process of its own (doc/performance.md, "Row-major scan against GVRS
  * C"; run it through scripts/scanbench, which also builds the GVRS engine).
  *
- *   scanbench [--size ROWSxCOLS] [--passes N] [--dir DIR] [--bindir DIR]
+ *   scanbench [--size ROWSxCOLS] [--passes N] [--dir DIR [--reuse]] [--bindir DIR]
  *             [--gvrs-engine PATH]
  *
  * The engines are programs of their own (scan_engine.h): each links one
@@ -22,6 +22,11 @@
  * the rate over GVRS uncompressed's, then issue 17's targets, judged on
  * the wall-clock rates, with "met" or "NOT met".
  *
+ * With --reuse the files of DIR are kept at the end, and a file already
+ * there is read back and checked instead of written again (the GVRS
+ * compressed writer takes minutes on the full grid); a file of another
+ * size or other values fails that check.
+ *
  * Exit status: 0 when every engine ran and read the right values (a
  * target not met is reported, not failed), 1 otherwise, 2 for bad usage.
  * Without --gvrs-engine the GVRS engines and the targets that need them
@@ -33,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,7 +72,7 @@ static engine engines[E_COUNT] = {
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: scanbench [--size ROWSxCOLS] [--passes N] [--dir DIR] "
+    fprintf(stderr, "usage: scanbench [--size ROWSxCOLS] [--passes N] [--dir DIR [--reuse]] "
             "[--bindir DIR] [--gvrs-engine PATH]\n");
     return 2;
 }
@@ -156,7 +162,7 @@ int main(int argc, char **argv)
     const char *dir = NULL, *bindir = NULL, *gvrs = NULL;
     char size[64] = "10800x21600", tmpl[4096], line[512], *end;
     long rows = 10800, cols = 21600;
-    int passes = 5, bad = 0, made_dir = 0;
+    int passes = 5, bad = 0, made_dir = 0, reuse = 0;
     double rate[E_COUNT] = { 0 }, cpu[E_COUNT] = { 0 };
     int64_t want;
     ti_terrain t;
@@ -164,6 +170,10 @@ int main(int argc, char **argv)
     /* the progress lines reach a pipe (| tee) as they happen */
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reuse") == 0) {
+            reuse = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return usage();
         if (strcmp(argv[i], "--size") == 0) {
@@ -200,6 +210,10 @@ int main(int argc, char **argv)
         if (end != NULL)
             *end = '\0';
         bindir = end != NULL ? here : ".";
+    }
+    if (reuse && dir == NULL) {
+        fprintf(stderr, "scanbench: --reuse needs --dir\n");
+        return 2;
     }
     if (dir == NULL) {
         const char *tmp = getenv("TMPDIR");
@@ -243,16 +257,33 @@ int main(int argc, char **argv)
     /* write and check every file before any pass */
     for (int i = 0; i < E_COUNT; i++) {
         engine *e = &engines[i];
+        struct stat st;
         if (e->skip)
             continue;
-        unlink(e->file);
-        if (run(e, "write", size, line, sizeof line) != 0 ||
-            sscanf(line, "write %lf %lld", &e->write_s, &e->bytes) != 2 ||
-            run(e, "verify", size, line, sizeof line) != 0 || strncmp(line, "verify ok", 9) != 0)
+        if (reuse && stat(e->file, &st) == 0) {
+            e->write_s = -1;
+            e->bytes = (long long)st.st_size;
+        } else {
+            unlink(e->file);
+            if (run(e, "write", size, line, sizeof line) != 0 ||
+                sscanf(line, "write %lf %lld", &e->write_s, &e->bytes) != 2)
+                e->failed = 1;
+        }
+        if (!e->failed && (run(e, "verify", size, line, sizeof line) != 0 ||
+                           strncmp(line, "verify ok", 9) != 0)) {
             e->failed = 1;
-        else if (i == E_MEMORY)
+            if (e->write_s < 0)
+                fprintf(stderr, "scanbench: %s was reused: a file of another grid? (remove "
+                        "it, or run without --reuse)\n", e->file);
+        }
+        if (e->failed)
+            continue;
+        if (i == E_MEMORY)
             printf("  %-27s no file (each pass builds its array); every cell checked\n",
                    e->label);
+        else if (e->write_s < 0)
+            printf("  %-27s reused   %8.1f MiB; every cell read back and checked\n", e->label,
+                   (double)e->bytes / 1048576.0);
         else
             printf("  %-27s wrote %8.1f MiB in %7.2f s; every cell read back and checked\n",
                    e->label, (double)e->bytes / 1048576.0, e->write_s);
@@ -291,7 +322,7 @@ int main(int argc, char **argv)
         }
     for (int i = 0; i < E_COUNT; i++) {
         engine *e = &engines[i];
-        char ratio[16] = "n/a";
+        char ratio[16] = "n/a", written[16] = "reused";
         if (e->skip) {
             printf("%-27s skipped (no GVRS tree)\n", e->label);
             continue;
@@ -303,8 +334,10 @@ int main(int argc, char **argv)
         }
         if (usable(E_GVRS))
             snprintf(ratio, sizeof ratio, "%.2f", rate[i] / rate[E_GVRS]);
-        printf("%-27s %8.1f %7.2f %9.1f %5.0f%% %7.1f %7.3f %7.3f %8.1f %7s\n", e->label,
-               (double)e->bytes / 1048576.0, e->write_s, rate[i],
+        if (e->write_s >= 0)
+            snprintf(written, sizeof written, "%.2f", e->write_s);
+        printf("%-27s %8.1f %7s %9.1f %5.0f%% %7.1f %7.3f %7.3f %8.1f %7s\n", e->label,
+               (double)e->bytes / 1048576.0, written, rate[i],
                100 * (max_of(e->loop_s, passes) / min_of(e->loop_s, passes) - 1),
                cpu[i],
                median(e->loop_s, passes), median(e->total_s, passes),
@@ -337,7 +370,7 @@ int main(int argc, char **argv)
         printf("  %-58s not measured\n", "chunked scan peak RSS within 2x GVRS's");
     }
 
-    for (int i = 0; i < E_COUNT; i++)
+    for (int i = 0; i < E_COUNT && !reuse; i++)
         if (!engines[i].skip)
             unlink(engines[i].file);
     if (made_dir)
