@@ -14,9 +14,12 @@
  * close.  After each row the values are compared with the terrain
  * function, outside the timing, and a wrong value fails the run.  With
  * --scan-budget an engine stops at the end of the row that crosses the
- * budget, and the report says how many rows it read.
+ * budget, and the report says how many rows it read.  With the memory
+ * engine comes its reference, "plain-loop": the same resident array read
+ * by a bare loop over each row, which the floor must keep up with.
  */
 #include "timeit.h"
+#include "terrain.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -46,42 +49,6 @@ typedef struct {
     size_t peak_rss;            /* high-water mark since then */
 } scan_result;
 
-/* The terrain: a sum of separable waves, so a row costs a few multiplies
- * per cell to generate (for writing and for checking). */
-typedef struct {
-    long rows, cols;
-    double *a1, *a2, *a3, *b1, *b2, *b3;
-} terrain;
-
-static void terrain_init(terrain *t, long rows, long cols)
-{
-    t->rows = rows;
-    t->cols = cols;
-    t->a1 = malloc(sizeof(double) * (size_t)(3 * rows + 3 * cols));
-    if (t->a1 == NULL)
-        ti_die("out of memory");
-    t->a2 = t->a1 + rows, t->a3 = t->a2 + rows;
-    t->b1 = t->a3 + rows, t->b2 = t->b1 + cols, t->b3 = t->b2 + cols;
-    for (long r = 0; r < rows; r++) {
-        double lat = M_PI * ((double)r + 0.5) / (double)rows;
-        t->a1[r] = 3000 * sin(lat);
-        t->a2[r] = 1500 * sin(3 * lat + 1);
-        t->a3[r] = 400 * cos(7 * lat);
-    }
-    for (long c = 0; c < cols; c++) {
-        double lon = 2 * M_PI * (double)c / (double)cols;
-        t->b1[c] = cos(lon);
-        t->b2[c] = sin(2 * lon + 0.5);
-        t->b3[c] = cos(11 * lon + 2);
-    }
-}
-
-static void terrain_row(const terrain *t, long r, short *out)
-{
-    for (long c = 0; c < t->cols; c++)
-        out[c] = (short)lrint(t->a1[r] * t->b1[c] + t->a2[r] * t->b2[c] + t->a3[r] * t->b3[c]);
-}
-
 static void fail(scan_result *res, const ti_lib *lib, const char *what, int status)
 {
     res->status = status;
@@ -89,7 +56,7 @@ static void fail(scan_result *res, const ti_lib *lib, const char *what, int stat
 }
 
 /* Creates the grid variable and writes it in blocks of chunk rows. */
-static int write_grid(const scan_engine *e, const char *path, const terrain *t, size_t block,
+static int write_grid(const scan_engine *e, const char *path, const ti_terrain *t, size_t block,
                       int *ncidp, int *varidp, scan_result *res)
 {
     const ti_lib *lib = e->lib;
@@ -108,7 +75,7 @@ static int write_grid(const scan_engine *e, const char *path, const terrain *t, 
     for (long r = 0; r < t->rows; r += count[0]) {
         count[0] = (long)block < t->rows - r ? (long)block : t->rows - r;
         for (long i = 0; i < count[0]; i++)
-            terrain_row(t, r + i, buf + (size_t)i * (size_t)t->cols);
+            ti_terrain_row(t, r + i, buf + (size_t)i * (size_t)t->cols);
         start[0] = r;
         if ((status = lib->put(*ncidp, *varidp, start, count, buf)) != 0)
             return fail(res, lib, "ncvarput", status), status;
@@ -117,7 +84,7 @@ static int write_grid(const scan_engine *e, const char *path, const terrain *t, 
     return 0;
 }
 
-static void scan_grid(const scan_engine *e, int ncid, int varid, const terrain *t,
+static void scan_grid(const scan_engine *e, int ncid, int varid, const ti_terrain *t,
                       double budget, scan_result *res)
 {
     const ti_lib *lib = e->lib;
@@ -136,7 +103,7 @@ static void scan_grid(const scan_engine *e, int ncid, int varid, const terrain *
             fail(res, lib, "ncvarget1", status);
             break;
         }
-        terrain_row(t, r, want);
+        ti_terrain_row(t, r, want);
         if (memcmp(row, want, sizeof(short) * (size_t)t->cols) != 0) {
             long c = 0;
             while (row[c] == want[c])
@@ -155,9 +122,9 @@ static void scan_grid(const scan_engine *e, int ncid, int varid, const terrain *
 }
 
 /* Runs fn in a child and collects its result. */
-static scan_result in_child(void (*fn)(const scan_engine *, const char *, const terrain *,
+static scan_result in_child(void (*fn)(const scan_engine *, const char *, const ti_terrain *,
                                        const ti_options *, scan_result *),
-                            const scan_engine *e, const char *path, const terrain *t,
+                            const scan_engine *e, const char *path, const ti_terrain *t,
                             const ti_options *o)
 {
     scan_result res;
@@ -193,7 +160,7 @@ static scan_result in_child(void (*fn)(const scan_engine *, const char *, const 
     return res;
 }
 
-static void child_write(const scan_engine *e, const char *path, const terrain *t,
+static void child_write(const scan_engine *e, const char *path, const ti_terrain *t,
                         const ti_options *o, scan_result *res)
 {
     int ncid, varid, status;
@@ -208,7 +175,7 @@ static void child_write(const scan_engine *e, const char *path, const terrain *t
         res->file_size = (long long)st.st_size;
 }
 
-static void child_scan(const scan_engine *e, const char *path, const terrain *t,
+static void child_scan(const scan_engine *e, const char *path, const ti_terrain *t,
                        const ti_options *o, scan_result *res)
 {
     int ncid, varid, status;
@@ -262,7 +229,7 @@ int ti_run_scan(const ti_options *o, FILE *csv)
 {
     scan_engine engines[12];
     scan_result res[12], w[12];
-    terrain t;
+    ti_terrain t;
     int n = 0, ref = -1, failed = 0;
     double t0 = ti_now();
 
@@ -288,10 +255,13 @@ int ti_run_scan(const ti_options *o, FILE *csv)
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o, 0);
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o, 1);
     }
-    if (o->engines & TI_E_MEMORY)
+    if (o->engines & TI_E_MEMORY) {
         n = add(engines, n, &ti_lib_memory, TI_RESIDENT, o, 0);
+        n = add(engines, n, &ti_lib_plain, TI_RESIDENT, o, 0);
+    }
 
-    terrain_init(&t, o->scan_rows, o->scan_cols);
+    if (ti_terrain_init(&t, o->scan_rows, o->scan_cols) != 0)
+        ti_die("out of memory");
     printf("\nscan: %ld x %ld short grid (synthetic terrain), every cell by one get1 call "
            "(ncvarget1; ncs_get1 for ncslab-native), row by row%s\n", o->scan_rows, o->scan_cols,
            o->scan_budget > 0 ? "" : " (no time budget)");
@@ -361,6 +331,6 @@ int ti_run_scan(const ti_options *o, FILE *csv)
            "rate would be\nwith a core to itself); total s: open, every get1, close; peak MiB: "
            "high-water mark of\nthe scanning process since it started (it was forked holding "
            "base MiB)\nscan: done in %.1f s\n", ti_now() - t0);
-    free(t.a1);
+    ti_terrain_free(&t);
     return failed;
 }

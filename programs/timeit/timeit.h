@@ -80,6 +80,7 @@ extern const ti_lib ti_lib_ncslab;        /* ncslab through its v2 calls */
 extern const ti_lib ti_lib_ncslab_native; /* ncslab through ncs_get/ncs_put */
 extern const ti_lib ti_lib_netcdf;        /* netCDF-C through its v2 calls */
 extern const ti_lib ti_lib_memory;        /* gather/scatter on resident arrays */
+extern const ti_lib ti_lib_plain;         /* the scan's reference: a plain loop */
 /* netCDF-C's version string, and its default chunk shape for a variable
  * (0 on success); used to name the "default" layout honestly. */
 const char *ti_netcdf_version(void);

@@ -64,7 +64,7 @@ grep -q '^usage: ncslab-timeit ' "$tmp/err" || fail "a bad option: no usage on s
 # still be found.
 for src in "$srcdir"/programs/timeit/*.[ch]; do
     bad=$(sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$src" |
-        grep -v -x -e timeit.h -e suite.h -e ncslab.h -e ncslab/netcdf.h -e v2_names.h)
+        grep -v -x -e timeit.h -e suite.h -e terrain.h -e ncslab.h -e ncslab/netcdf.h -e v2_names.h)
     [ -z "$bad" ] || fail "$src includes $bad"
 done
 
