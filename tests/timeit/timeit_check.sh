@@ -50,9 +50,9 @@ if [ -f "$man" ]; then
 else
     fail "no man page $man"
 fi
-"$timeit" --version >"$tmp/out" 2>&1 || fail "--version failed"
-grep -q '^ncslab-timeit: libncslab [0-9].*, netCDF-C [0-9]' "$tmp/out" ||
-    fail "--version printed: $(cat "$tmp/out")"
+"$timeit" --version >"$tmp/version" 2>&1 || fail "--version failed"
+grep -q '^ncslab-timeit: libncslab [0-9].*, netCDF-C [0-9]' "$tmp/version" ||
+    fail "--version printed: $(cat "$tmp/version")"
 "$timeit" --no-such-option >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] || fail "a bad option exited with status $rc, not 2"
@@ -118,10 +118,37 @@ grep -q '</svg>' "$tmp/t.svg" || fail "chart not written"
 run --min-time 0.001 --dims 3,4,5 --types double --quiet --layouts
 grep -q '^Layouts' "$tmp/out" || fail "no layouts table"
 
+# The peers configure found (the program then holds their engine tables,
+# ti_lib_pnetcdf and ti_lib_netcdf2): the suite on every type and classic
+# format, values checked; a build without a peer refuses its name.
+peer_built() {
+    nm "$bin" 2>/dev/null | grep -q " ti_lib_$1\$"
+}
+if peer_built pnetcdf; then
+    for format in 1 2 5; do
+        run --min-time 0.001 --dims 3,4,5,2 --engines netcdf,pnetcdf --format $format --quiet
+        grep -q "^ *netCDF-C *PnetCDF *\$" "$tmp/out" || fail "pnetcdf: no PnetCDF column"
+    done
+    grep -q '^ncslab-timeit: .*, PnetCDF [0-9]' "$tmp/version" || fail "--version: no PnetCDF"
+else
+    "$timeit" --engines pnetcdf --dims 2 >"$tmp/out" 2>&1 && fail "pnetcdf accepted, not built"
+fi
+if peer_built netcdf2; then
+    run --min-time 0.001 --dims 3,4,5,2 --types short,double --engines netcdf,netcdf2,netcdf2-4 \
+        --quiet
+    grep -q "netCDF-C2 chunks" "$tmp/out" || fail "netcdf2-4: no column"
+fi
+
 run --scan --scan-size 60x90 --scan-chunks 12x18 --engines all --scan-cache 0.5
 grep -q '^netCDF-C cdf1 ' "$tmp/out" || fail "scan: no netCDF-C row"
 grep -q '^memory resident ' "$tmp/out" || fail "scan: no memory row"
 grep -q '^ncslab-native chunks 12x18 deflate 1 ' "$tmp/out" || fail "scan: no native chunked row"
+if peer_built pnetcdf; then
+    grep -q '^PnetCDF cdf1 ' "$tmp/out" || fail "scan: no PnetCDF row"
+fi
+if peer_built netcdf2; then
+    grep -q '^netCDF-C2 chunks 12x18 deflate 1 ' "$tmp/out" || fail "scan: no netCDF-C2 row"
+fi
 
 run --append --append-records 12 --append-blocks 1,5 --append-repeat 2 --dims 1,6,7 \
     --types byte,long
