@@ -420,9 +420,10 @@ int main(int argc, char **argv)
     }
 
     /* the peers load their libraries now, before anything is timed or
-     * forked (peers_version loads the second netCDF-C) */
+     * forked (peers_version loads the second netCDF-C); --strided has no
+     * peers, so it leaves MPI alone */
 #ifdef TI_HAVE_PNETCDF
-    if (o.engines & TI_E_PNETCDF)
+    if ((o.engines & TI_E_PNETCDF) && (o.suite || o.scan || o.append))
         ti_pnetcdf_start();
 #endif
     {
