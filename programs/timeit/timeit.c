@@ -231,19 +231,24 @@ static void netcdf_version(char *out, size_t outlen)
         out[n - 2] = '\0';
 }
 
-/* ", PnetCDF 1.12.3, netCDF-C2 4.9.3": the peers of this build, "" without */
-static void peers_version(char *out, size_t outlen)
+/* ", PnetCDF 1.12.3, netCDF-C2 4.9.3": the peers of this build, "" without.
+ * The second netCDF-C is loaded here, and only when engines name it: in a
+ * run without it, its libraries would only swell what the scan's
+ * children inherit. */
+static void peers_version(char *out, size_t outlen, unsigned engines)
 {
-    (void)outlen;               /* a build without peers writes only "" */
+    (void)outlen, (void)engines; /* a build without peers writes only "" */
     out[0] = '\0';
 #ifdef TI_HAVE_PNETCDF
     snprintf(out, outlen, ", PnetCDF %.*s", (int)strcspn(ti_pnetcdf_version(), " "),
              ti_pnetcdf_version());
 #endif
 #ifdef TI_NETCDF2_LIB
-    ti_netcdf2_start();
-    snprintf(out + strlen(out), outlen - strlen(out), ", netCDF-C2 %.*s",
-             (int)strcspn(ti_netcdf2_version(), " $"), ti_netcdf2_version());
+    if (engines & (TI_E_NETCDF2 | TI_E_NETCDF24)) {
+        ti_netcdf2_start();
+        snprintf(out + strlen(out), outlen - strlen(out), ", netCDF-C2 %.*s",
+                 (int)strcspn(ti_netcdf2_version(), " $"), ti_netcdf2_version());
+    }
 #endif
 }
 
@@ -362,7 +367,7 @@ int main(int argc, char **argv)
         case O_VERSION: {
             char nc[128], peers[384];
             netcdf_version(nc, sizeof nc);
-            peers_version(peers, sizeof peers);
+            peers_version(peers, sizeof peers, TI_E_BUILT);
             printf("ncslab-timeit: libncslab %s, netCDF-C %s%s\n", ti_ncslab_version(), nc,
                    peers);
             return 0;
@@ -429,7 +434,7 @@ int main(int argc, char **argv)
     {
         char nc[128], peers[384];
         netcdf_version(nc, sizeof nc);
-        peers_version(peers, sizeof peers);
+        peers_version(peers, sizeof peers, o.engines);
         printf("timeit: ncslab %s against netCDF-C %s%s\n", ti_ncslab_version(), nc, peers);
     }
     if (o.suite) {
