@@ -240,14 +240,16 @@ static void peers_version(char *out, size_t outlen, unsigned engines)
     (void)outlen, (void)engines; /* a build without peers writes only "" */
     out[0] = '\0';
 #ifdef TI_HAVE_PNETCDF
-    snprintf(out, outlen, ", PnetCDF %.*s", (int)strcspn(ti_pnetcdf_version(), " "),
-             ti_pnetcdf_version());
+    const char *pn = ti_pnetcdf_version();
+    snprintf(out, outlen, ", PnetCDF %.*s", (int)strcspn(pn, " "), pn);
 #endif
 #ifdef TI_NETCDF2_LIB
     if (engines & (TI_E_NETCDF2 | TI_E_NETCDF24)) {
+        const char *nc2;
         ti_netcdf2_start();
+        nc2 = ti_netcdf2_version();
         snprintf(out + strlen(out), outlen - strlen(out), ", netCDF-C2 %.*s",
-                 (int)strcspn(ti_netcdf2_version(), " $"), ti_netcdf2_version());
+                 (int)strcspn(nc2, " $"), nc2);
     }
 #endif
 }
