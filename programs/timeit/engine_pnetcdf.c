@@ -102,19 +102,16 @@ static void forget(int ncid)
     last = 0;
 }
 
-/* A variable not defined or looked up here gets rank 0 and no type:
- * PnetCDF then rejects the call with an error, not a guess. */
+/* NULL for a variable not defined or looked up here: an error, not a
+ * guess. */
 static const pn_var *var(int ncid, int varid)
 {
-    static const pn_var unknown = { -1, -1, 0, MPI_DATATYPE_NULL };
     if (last < ncached && cache[last].ncid == ncid && cache[last].varid == varid)
         return &cache[last];
     for (int i = 0; i < ncached; i++)
-        if (cache[i].ncid == ncid && cache[i].varid == varid) {
-            last = i;
-            return &cache[i];
-        }
-    return &unknown;
+        if (cache[i].ncid == ncid && cache[i].varid == varid)
+            return &cache[last = i];
+    return NULL;
 }
 
 /* ---- calls ------------------------------------------------------------------ */
@@ -184,6 +181,8 @@ static int e_get(int ncid, int varid, const long *start, const long *count, void
 {
     MPI_Offset s[TI_MAX_DIMS], c[TI_MAX_DIMS];
     const pn_var *v = var(ncid, varid);
+    if (v == NULL)
+        return NC_ENOTVAR;
     offsets(v->ndims, start, s);
     return ncmpi_get_vara_all(ncid, varid, s, c, buf, offsets(v->ndims, count, c), v->type);
 }
@@ -192,6 +191,8 @@ static int e_put(int ncid, int varid, const long *start, const long *count, cons
 {
     MPI_Offset s[TI_MAX_DIMS], c[TI_MAX_DIMS];
     const pn_var *v = var(ncid, varid);
+    if (v == NULL)
+        return NC_ENOTVAR;
     offsets(v->ndims, start, s);
     return ncmpi_put_vara_all(ncid, varid, s, c, buf, offsets(v->ndims, count, c), v->type);
 }
@@ -200,6 +201,8 @@ static int e_get1(int ncid, int varid, const long *index, void *value)
 {
     MPI_Offset s[TI_MAX_DIMS];
     const pn_var *v = var(ncid, varid);
+    if (v == NULL)
+        return NC_ENOTVAR;
     offsets(v->ndims, index, s);
     return ncmpi_get_var1_all(ncid, varid, s, value, 1, v->type);
 }
@@ -209,22 +212,31 @@ static int e_gets(int ncid, int varid, const long *start, const long *count, con
 {
     MPI_Offset s[TI_MAX_DIMS], c[TI_MAX_DIMS], st[TI_MAX_DIMS];
     const pn_var *v = var(ncid, varid);
+    if (v == NULL)
+        return NC_ENOTVAR;
     offsets(v->ndims, start, s);
-    offsets(v->ndims, stride, st);
-    return ncmpi_get_vars_all(ncid, varid, s, c, st, buf, offsets(v->ndims, count, c), v->type);
+    if (stride)
+        offsets(v->ndims, stride, st);
+    return ncmpi_get_vars_all(ncid, varid, s, c, stride ? st : NULL, buf,
+                              offsets(v->ndims, count, c), v->type);
 }
 
-/* PnetCDF's map counts elements, v2's counts bytes. */
+/* PnetCDF's map counts elements, v2's counts bytes.  A NULL stride or map
+ * means the default, for both. */
 static int e_getg(int ncid, int varid, int ndims, const long *start, const long *count,
                   const long *stride, const long *imap, size_t elsize, void *buf)
 {
     MPI_Offset s[TI_MAX_DIMS], c[TI_MAX_DIMS], st[TI_MAX_DIMS], map[TI_MAX_DIMS];
+    const pn_var *v = var(ncid, varid);
+    if (v == NULL)
+        return NC_ENOTVAR;
     offsets(ndims, start, s);
-    offsets(ndims, stride, st);
-    for (int d = 0; d < ndims; d++)
+    if (stride)
+        offsets(ndims, stride, st);
+    for (int d = 0; imap && d < ndims; d++)
         map[d] = imap[d] / (long)elsize;
-    return ncmpi_get_varm_all(ncid, varid, s, c, st, map, buf, offsets(ndims, count, c),
-                              var(ncid, varid)->type);
+    return ncmpi_get_varm_all(ncid, varid, s, c, stride ? st : NULL, imap ? map : NULL, buf,
+                              offsets(ndims, count, c), v->type);
 }
 
 /* The loop a PnetCDF program would write: the typed call, its own index. */

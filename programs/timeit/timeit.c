@@ -427,10 +427,9 @@ int main(int argc, char **argv)
     }
 
     /* the peers load their libraries now, before anything is timed or
-     * forked (peers_version loads the second netCDF-C); --strided has no
-     * peers, so it leaves MPI alone */
+     * forked (peers_version loads the second netCDF-C) */
 #ifdef TI_HAVE_PNETCDF
-    if ((o.engines & TI_E_PNETCDF) && (o.suite || o.scan || o.append))
+    if (o.engines & TI_E_PNETCDF)
         ti_pnetcdf_start();
 #endif
     {
