@@ -220,8 +220,8 @@ static int add(app_engine *v, int n, const ti_lib *lib, int kind, const ti_optio
 
 int ti_run_append(const ti_options *o, FILE *csv)
 {
-    app_engine engines[8];
-    double secs[16][8], cpu[16][8], rep[16][8][100], repc[16][8][100];
+    app_engine engines[12];
+    double secs[16][12], cpu[16][12], rep[16][12][100], repc[16][12][100];
     size_t recsize = 0, maxblock = 0;
     void *bufs[TI_MAX_TYPES];
     unsigned char *raw;
@@ -248,6 +248,12 @@ int ti_run_append(const ti_options *o, FILE *csv)
     }
     if (o->engines & TI_E_NETCDF4)
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o);
+    if (o->engines & TI_E_PNETCDF)
+        n = add(engines, n, TI_PNETCDF, TI_CONTIGUOUS, o);
+    if (o->engines & TI_E_NETCDF2)
+        n = add(engines, n, TI_NETCDF2, TI_CONTIGUOUS, o);
+    if (o->engines & TI_E_NETCDF24)
+        n = add(engines, n, TI_NETCDF2, TI_CHUNKED, o);
     if (o->engines & TI_E_MEMORY)
         n = add(engines, n, &ti_lib_memory, TI_RESIDENT, o);
     base = n;

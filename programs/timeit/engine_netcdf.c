@@ -2,10 +2,10 @@
  * engine_netcdf.c -- netCDF-C, the reference, driven through its version-2
  * calls as the 1992 timeit drove netCDF 2.
  *
- * This is the only file that includes netCDF-C's <netcdf.h>.  The v2 calls
- * report failure by returning -1 and setting ncerr; ncopts is cleared so
- * that they neither print nor exit, and each wrapper hands ncerr back as a
- * status.  Chunk shape and deflate have no v2 calls; they are set with
+ * This is the only file that calls the linked netCDF-C (engine_netcdf2.c
+ * takes only prototypes from <netcdf.h>).  The v2 calls report failure by
+ * returning -1 and setting ncerr; ncopts is cleared so that they neither
+ * print nor exit, and each wrapper hands ncerr back as a status.  Chunk shape and deflate have no v2 calls; they are set with
  * nc_def_var_chunking and nc_def_var_deflate on the same ncid.
  */
 #include "timeit.h"

@@ -235,8 +235,9 @@ int ti_report_svg(const ti_suite *s, const char *path)
     var_title(s, t, var, sizeof var);
     snprintf(title, sizeof title, "timeit: %s, microseconds per call (log scale, lower is faster)",
              var);
-    /* blues for ncslab, oranges for netCDF-C, grey for the floor: the
-     * libraries read apart at a glance, their layouts by shade */
+    /* blues for ncslab, oranges for netCDF-C (either release), green for
+     * PnetCDF, grey for the floor: the libraries read apart at a glance,
+     * their layouts by shade */
     static const char *blues[] = { "#08306b", "#2171b5", "#6baed6", "#9ecae1", "#c6dbef" };
     static const char *oranges[] = { "#7f2704", "#d94801", "#fd8d3c", "#fdae6b", "#fdd0a2" };
     const char *colors[TI_MAX_ENGINES];
@@ -244,8 +245,10 @@ int ti_report_svg(const ti_suite *s, const char *path)
     for (int e = 0; e < s->nengines; e++) {
         const ti_lib *lib = s->engines[e].lib;
         series[e] = s->engines[e].label;
-        if (lib == &ti_lib_netcdf)
+        if (lib == &ti_lib_netcdf || lib == TI_NETCDF2)
             colors[e] = oranges[norange++ % 5];
+        else if (lib == TI_PNETCDF)
+            colors[e] = "#238b45";
         else if (lib == &ti_lib_memory)
             colors[e] = "#737373";
         else

@@ -227,8 +227,8 @@ static int add(scan_engine *v, int n, const ti_lib *lib, int kind, const ti_opti
 
 int ti_run_scan(const ti_options *o, FILE *csv)
 {
-    scan_engine engines[12];
-    scan_result res[12], w[12];
+    scan_engine engines[16];
+    scan_result res[16], w[16];
     ti_terrain t;
     int n = 0, ref = -1, failed = 0;
     double t0 = ti_now();
@@ -254,6 +254,14 @@ int ti_run_scan(const ti_options *o, FILE *csv)
     if (o->engines & TI_E_NETCDF4) {
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o, 0);
         n = add(engines, n, &ti_lib_netcdf, TI_CHUNKED, o, 1);
+    }
+    if (o->engines & TI_E_PNETCDF)
+        n = add(engines, n, TI_PNETCDF, TI_CONTIGUOUS, o, 0);
+    if (o->engines & TI_E_NETCDF2)
+        n = add(engines, n, TI_NETCDF2, TI_CONTIGUOUS, o, 0);
+    if (o->engines & TI_E_NETCDF24) {
+        n = add(engines, n, TI_NETCDF2, TI_CHUNKED, o, 0);
+        n = add(engines, n, TI_NETCDF2, TI_CHUNKED, o, 1);
     }
     if (o->engines & TI_E_MEMORY) {
         n = add(engines, n, &ti_lib_memory, TI_RESIDENT, o, 0);

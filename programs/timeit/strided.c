@@ -40,6 +40,8 @@
 
 enum { OP_GETS, OP_COVER_S, OP_GETG, OP_COVER_G, NOPS };
 
+#define ST_MAX_ENGINES 5        /* ncslab, native, netCDF-C and two peers */
+
 static const char *const op_names[NOPS] = {
     "ncvargets", "ncvarget-cover", "ncvargetg", "ncvarget-cover",
 };
@@ -297,14 +299,14 @@ static void stat_print(const char *what, const st_stat *s)
 
 int ti_run_strided(const ti_options *o, FILE *csv)
 {
-    st_engine engines[4];
+    st_engine engines[ST_MAX_ENGINES];
     long starts[TI_MAX_TESTS][TI_MAX_DIMS], counts[TI_MAX_TESTS][TI_MAX_DIMS];
     int ne = 0, ref = -1, nshapes;
     size_t maxbytes = ti_nelems(o->ndims, o->dims) * 8;
     char path[4096], dimstr[64];
     double t0 = ti_now();
     /* per ncslab engine and op (gets, getg): speed-up and x cover */
-    st_stat speed[4][2], cover[4][2];
+    st_stat speed[ST_MAX_ENGINES][2], cover[ST_MAX_ENGINES][2];
 
     memset(speed, 0, sizeof speed);
     memset(cover, 0, sizeof cover);
@@ -316,6 +318,10 @@ int ti_run_strided(const ti_options *o, FILE *csv)
         ref = ne;
         engines[ne++].lib = &ti_lib_netcdf;
     }
+    if (o->engines & TI_E_PNETCDF)
+        engines[ne++].lib = TI_PNETCDF;
+    if (o->engines & TI_E_NETCDF2)
+        engines[ne++].lib = TI_NETCDF2;
     if (ne == 0) {
         printf("\nstrided: no contiguous engine selected (ncslab, native, netcdf); skipped\n");
         return 0;
@@ -345,9 +351,9 @@ int ti_run_strided(const ti_options *o, FILE *csv)
                "speed-up", "cover", "x cover");
         for (int k = 0; k < nshapes; k++) {
             st_request q[NOPS];
-            st_run runs[4 * NOPS];
-            ti_timed timed[4 * NOPS];
-            double usec[4][NOPS];
+            st_run runs[ST_MAX_ENGINES * NOPS];
+            ti_timed timed[ST_MAX_ENGINES * NOPS];
+            double usec[ST_MAX_ENGINES][NOPS];
             int nq = make_requests(o, t, starts[k], counts[k], q), nr = 0;
             char shape[64];
             ti_shape_str(o->ndims, counts[k], shape, sizeof shape);

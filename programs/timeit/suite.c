@@ -105,6 +105,10 @@ void ti_suite_engines(ti_suite *s, const ti_options *o)
     if (o->layouts) {
         if (o->engines & TI_E_NETCDF)
             add_engine(s, &ti_lib_netcdf, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_PNETCDF)
+            add_engine(s, TI_PNETCDF, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_NETCDF2)
+            add_engine(s, TI_NETCDF2, TI_CONTIGUOUS, NULL);
         if (o->engines & TI_E_MEMORY)
             add_engine(s, &ti_lib_memory, TI_RESIDENT, NULL);
         for (int c = 0; c < o->nlayouts; c++) {
@@ -112,14 +116,22 @@ void ti_suite_engines(ti_suite *s, const ti_options *o)
                 add_engine(s, &ti_lib_ncslab, TI_CHUNKED, o->layoutshapes[c]);
             if (o->engines & TI_E_NETCDF4)
                 add_engine(s, &ti_lib_netcdf, TI_CHUNKED, o->layoutshapes[c]);
+            if (o->engines & TI_E_NETCDF24)
+                add_engine(s, TI_NETCDF2, TI_CHUNKED, o->layoutshapes[c]);
         }
     } else {
         for (int c = 0; c < o->nchunkshapes && (o->engines & TI_E_NCSCHUNK); c++)
             add_engine(s, &ti_lib_ncslab, TI_CHUNKED, o->chunkshapes[c]);
         if (o->engines & TI_E_NETCDF)
             add_engine(s, &ti_lib_netcdf, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_PNETCDF)
+            add_engine(s, TI_PNETCDF, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_NETCDF2)
+            add_engine(s, TI_NETCDF2, TI_CONTIGUOUS, NULL);
         for (int c = 0; c < o->nchunkshapes && (o->engines & TI_E_NETCDF4); c++)
             add_engine(s, &ti_lib_netcdf, TI_CHUNKED, o->chunkshapes[c]);
+        for (int c = 0; c < o->nchunkshapes && (o->engines & TI_E_NETCDF24); c++)
+            add_engine(s, TI_NETCDF2, TI_CHUNKED, o->chunkshapes[c]);
         if (o->engines & TI_E_MEMORY)
             add_engine(s, &ti_lib_memory, TI_RESIDENT, NULL);
     }

@@ -40,7 +40,8 @@ static void usage(FILE *f)
 "  --chunks C,...       chunk shapes, e.g. 1x20x30x40,10x10x10x10; 'default' is\n"
 "                       netCDF-C's choice (default: default,<each dim at most 10>)\n"
 "  --engines E,...      ncslab, ncslab-chunked, netcdf, netcdf4, memory, native\n"
-"                       (ncslab without its v2 layer), all (default: all but native)\n"
+"                       (ncslab without its v2 layer), the peers pnetcdf, netcdf2,\n"
+"                       netcdf2-4 when built, all (default: the first five)\n"
 "  --table-type T       the type of the side-by-side table and chart (default float)\n"
 "  --csv FILE           one row per engine x layout x type x op x shape\n"
 "  --svg FILE           chart of the table type: log time per shape, a bar per engine\n"
@@ -159,7 +160,8 @@ static int parse_engines(const char *arg, unsigned *bits)
     static const struct { const char *name; unsigned bit; } names[] = {
         { "ncslab", TI_E_NCSLAB }, { "ncslab-chunked", TI_E_NCSCHUNK },
         { "netcdf", TI_E_NETCDF }, { "netcdf4", TI_E_NETCDF4 }, { "memory", TI_E_MEMORY },
-        { "native", TI_E_NATIVE }, { "all", TI_E_DEFAULT | TI_E_NATIVE },
+        { "native", TI_E_NATIVE }, { "pnetcdf", TI_E_PNETCDF }, { "netcdf2", TI_E_NETCDF2 },
+        { "netcdf2-4", TI_E_NETCDF24 }, { "all", TI_E_BUILT },
     };
     char *copy = strdup(arg), *save = NULL;
     *bits = 0;
@@ -170,6 +172,12 @@ static int parse_engines(const char *arg, unsigned *bits)
                 break;
         if (i == sizeof names / sizeof names[0]) {
             fprintf(stderr, "ncslab-timeit: unknown engine \"%s\"\n", tok);
+            free(copy);
+            return -1;
+        }
+        if (!(names[i].bit & TI_E_BUILT)) {
+            fprintf(stderr, "ncslab-timeit: engine \"%s\" is not built in (doc/timeit.md, "
+                            "\"Peers\")\n", tok);
             free(copy);
             return -1;
         }
@@ -228,6 +236,29 @@ static void netcdf_version(char *out, size_t outlen)
     n = strlen(out);
     if (n > 2 && strcmp(out + n - 2, " $") == 0)
         out[n - 2] = '\0';
+}
+
+/* ", PnetCDF 1.12.3, netCDF-C2 4.9.3": the peers of this build, "" without.
+ * The second netCDF-C is loaded here, and only when engines name it: in a
+ * run without it, its libraries would only swell what the scan's
+ * children inherit. */
+static void peers_version(char *out, size_t outlen, unsigned engines)
+{
+    (void)outlen, (void)engines; /* a build without peers writes only "" */
+    out[0] = '\0';
+#ifdef TI_HAVE_PNETCDF
+    const char *pn = ti_pnetcdf_version();
+    snprintf(out, outlen, ", PnetCDF %.*s", (int)strcspn(pn, " "), pn);
+#endif
+#ifdef TI_NETCDF2_LIB
+    if (engines & (TI_E_NETCDF2 | TI_E_NETCDF24)) {
+        const char *nc2;
+        ti_netcdf2_start();
+        nc2 = ti_netcdf2_version();
+        snprintf(out + strlen(out), outlen - strlen(out), ", netCDF-C2 %.*s",
+                 (int)strcspn(nc2, " $"), nc2);
+    }
+#endif
 }
 
 int main(int argc, char **argv)
@@ -350,9 +381,11 @@ int main(int argc, char **argv)
         case O_KEEP: keep = 1; break;
         case O_HELP: usage(stdout); return 0;
         case O_VERSION: {
-            char nc[128];
+            char nc[128], peers[384];
             netcdf_version(nc, sizeof nc);
-            printf("ncslab-timeit: libncslab %s, netCDF-C %s\n", ti_ncslab_version(), nc);
+            peers_version(peers, sizeof peers, TI_E_BUILT);
+            printf("ncslab-timeit: libncslab %s, netCDF-C %s%s\n", ti_ncslab_version(), nc,
+                   peers);
             return 0;
         }
         default: goto bad;
@@ -407,10 +440,17 @@ int main(int argc, char **argv)
                      "ratio_to_netcdf_classic,file_size_bytes,peak_rss_bytes\n");
     }
 
+    /* the peers load their libraries now, before anything is timed or
+     * forked (peers_version loads the second netCDF-C) */
+#ifdef TI_HAVE_PNETCDF
+    if (o.engines & TI_E_PNETCDF)
+        ti_pnetcdf_start();
+#endif
     {
-        char nc[128];
+        char nc[128], peers[384];
         netcdf_version(nc, sizeof nc);
-        printf("timeit: ncslab %s against netCDF-C %s\n", ti_ncslab_version(), nc);
+        peers_version(peers, sizeof peers, o.engines);
+        printf("timeit: ncslab %s against netCDF-C %s%s\n", ti_ncslab_version(), nc, peers);
     }
     if (o.suite) {
         char shape[64];

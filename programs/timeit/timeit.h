@@ -81,6 +81,30 @@ extern const ti_lib ti_lib_ncslab_native; /* ncslab through ncs_get/ncs_put */
 extern const ti_lib ti_lib_netcdf;        /* netCDF-C through its v2 calls */
 extern const ti_lib ti_lib_memory;        /* gather/scatter on resident arrays */
 extern const ti_lib ti_lib_plain;         /* the scan's reference: a plain loop */
+/* Peers built when configure found them (doc/timeit.md): PnetCDF on the
+ * classic file, and a second netCDF-C loaded into its own namespace.
+ * Each is started once, by main, before anything is timed or forked.  TI_PNETCDF and TI_NETCDF2 are NULL when not built. */
+#ifdef TI_HAVE_PNETCDF
+extern const ti_lib ti_lib_pnetcdf;
+#define TI_PNETCDF (&ti_lib_pnetcdf)
+#define TI_E_PNETCDF_BUILT TI_E_PNETCDF
+void ti_pnetcdf_start(void);
+const char *ti_pnetcdf_version(void);
+#else
+#define TI_PNETCDF ((const ti_lib *)0)
+#define TI_E_PNETCDF_BUILT 0
+#endif
+#ifdef TI_NETCDF2_LIB
+extern const ti_lib ti_lib_netcdf2;
+#define TI_NETCDF2 (&ti_lib_netcdf2)
+#define TI_E_NETCDF2_BUILT (TI_E_NETCDF2 | TI_E_NETCDF24)
+void ti_netcdf2_start(void);
+/* the loaded release's version, or why it could not be loaded */
+const char *ti_netcdf2_version(void);
+#else
+#define TI_NETCDF2 ((const ti_lib *)0)
+#define TI_E_NETCDF2_BUILT 0
+#endif
 /* netCDF-C's version string, and its default chunk shape for a variable
  * (0 on success); used to name the "default" layout honestly. */
 const char *ti_netcdf_version(void);
@@ -189,7 +213,7 @@ struct ti_options {
     int format;                 /* 1, 2, 5 */
     int nchunkshapes;
     size_t chunkshapes[8][TI_MAX_DIMS];
-    unsigned engines;           /* TI_E_* bits */
+    unsigned engines;           /* TI_E_* bits, within TI_E_BUILT */
     const char *dir;            /* scratch directory (made by main) */
     const char *csv, *svg;
     const char *table_type;
@@ -220,5 +244,10 @@ struct ti_options {
 #define TI_E_MEMORY   0x10      /* in-memory floor */
 #define TI_E_NATIVE   0x20      /* ncslab contiguous through ncs_ calls */
 #define TI_E_DEFAULT  0x1f
+#define TI_E_PNETCDF  0x40      /* PnetCDF classic */
+#define TI_E_NETCDF2  0x80      /* the second netCDF-C, classic */
+#define TI_E_NETCDF24 0x100     /* the second netCDF-C, netCDF-4 */
+/* the engines of this build */
+#define TI_E_BUILT (TI_E_DEFAULT | TI_E_NATIVE | TI_E_PNETCDF_BUILT | TI_E_NETCDF2_BUILT)
 
 #endif /* TIMEIT_H */
