@@ -429,6 +429,16 @@ int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
                         unsigned long long *bytes_readp,
                         unsigned long long *bytes_writtenp);
 void ncs_reset_cache_stats(void);
+/* The decoding pool: how many threads (the calling one included) load the
+ * compressed chunks of one ncs_get that spans several of them not in the
+ * cache, so that they are decoded on several cores at once.  The default
+ * is NCSLAB_DECODE_THREADS from the environment when set, else the number
+ * of online processors; 1 reads every chunk on the calling thread.  The
+ * pool's threads start with the first read that uses them and serve one
+ * read at a time (another read at that moment decodes on its own thread).
+ * Errors: NCS_EINVAL for n < 1.  ncs_get_decode_threads never fails. */
+int ncs_set_decode_threads(int n);
+int ncs_get_decode_threads(int *np);
 
 #ifdef __cplusplus
 }

@@ -52,8 +52,106 @@ void ncsi_chunk_origin(const ncs_chunkvar *ck, uint64_t idx, uint64_t *off)
     }
 }
 
+/* ---- a large read's compressed chunks, loaded on several cores ------------------
+ * A get that spans several chunks of a compressed variable lists its
+ * chunks first; as the walk reaches each group of AHEAD chunks per pool
+ * thread, the pool loads those of them not in the cache, at once, and the
+ * walk then finds them there.  So at most a group waits in the cache to
+ * be copied.  A load that fails in the pool leaves nothing in the cache:
+ * the walk loads that chunk again itself and returns its error, as a
+ * serial read would. */
+#define AHEAD 2
+
+typedef struct ahead {
+    ncs_chunkvar *ck;
+    uint64_t *idx;               /* the request's chunks, in walk order */
+    size_t n, cap;
+    size_t ord;                  /* chunks the walk has reached */
+    size_t loaded_to;            /* the pool has seen those before this */
+    size_t group;
+    uint64_t *miss;              /* group's chunks not in the cache */
+} ahead;
+
+static uint64_t chunk_index(const ncs_chunkvar *ck, const uint64_t *ccoord)
+{
+    uint64_t idx = 0;
+    for (int d = 0; d < ck->ndims; d++)
+        idx = (d == 0) ? ccoord[0] : idx * ck->grid[d] + ccoord[d];
+    return idx;
+}
+
+static int list_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
+{
+    ahead *a = ctx;
+    (void)sub;
+    (void)moff;
+    if (a->n == a->cap) {
+        size_t ncap = a->cap ? a->cap * 2 : 64;
+        uint64_t *ni = ncsi_realloc(a->idx, ncap * sizeof *ni);
+        if (ni == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        a->idx = ni;
+        a->cap = ncap;
+    }
+    a->idx[a->n++] = chunk_index(a->ck, ccoord);
+    return NCS_NOERR;
+}
+
+static void load_one(void *arg, size_t i)
+{
+    ahead *a = arg;
+    unsigned char *p;
+    void *ref;
+    if (ncsi_cache_get(a->ck, a->ck->ops, a->miss[i], a->ck->chunk_bytes, NCSI_CACHE_READ, &p,
+                       &ref) == NCS_NOERR)
+        ncsi_cache_release(ref);
+}
+
+/* The pool loads the group of chunks starting at the walk's position. */
+static void load_group(ahead *a)
+{
+    size_t end = a->ord + a->group < a->n ? a->ord + a->group : a->n, k = 0;
+    uint64_t *idx = a->idx;
+    for (size_t i = a->ord; i < end; i++)
+        if (!ncsi_cache_has(a->ck, idx[i]))
+            a->miss[k++] = idx[i];
+    if (k > 1)
+        ncsi_pool_run(load_one, a, k);
+    a->loaded_to = end;
+}
+
+/* Whether a get of s from ck should list its chunks for the pool: several
+ * compressed chunks, and a pool of more than one thread.  On 0, a's
+ * arrays are NULL. */
+static int ahead_start(ahead *a, ncs_chunkvar *ck, const ncs_slab *s)
+{
+    uint64_t span = 1;
+    int threads;
+    memset(a, 0, sizeof *a);
+    if (ck->nf == 0 || s->nelems < 2)
+        return 0;
+    for (int d = 0; d < ck->ndims && span < 2; d++) {
+        uint64_t last = s->start[d] + (s->count[d] - 1) * s->stride[d];
+        span *= last / ck->chunk[d] - s->start[d] / ck->chunk[d] + 1;
+    }
+    if (span < 2 || (threads = ncsi_pool_size()) < 2)
+        return 0;
+    a->ck = ck;
+    a->group = (size_t)threads * AHEAD;
+    a->miss = ncsi_malloc(a->group * sizeof *a->miss);
+    /* without memory for the lists, the read is serial */
+    if (a->miss == NULL || ncsi_slab_chunks(s, ck->chunk, list_part, a) != NCS_NOERR) {
+        free(a->miss);
+        free(a->idx);
+        memset(a, 0, sizeof *a);
+        return 0;
+    }
+    return 1;
+}
+
 /* One request's walk: chunkp is the chunk (or dense buffer) being moved,
- * mbase the memory offset, in elements, of its part's first element. */
+ * mbase the memory offset, in elements, of its part's first element;
+ * ahead, when not NULL, the pool's lists. */
 typedef struct cx {
     ncs_chunkvar *ck;
     int memtype;
@@ -64,6 +162,7 @@ typedef struct cx {
     int put;
     int erange;
     int version;
+    ahead *ahead;
 } cx;
 
 static int run_in_chunk(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
@@ -143,6 +242,13 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     }
     if (x->put)
         mode = whole ? NCSI_CACHE_OVERWRITE : NCSI_CACHE_WRITE;
+    if (x->ahead != NULL) {
+        ahead *a = x->ahead;
+        NCSI_ASSERT(a->ord < a->n && a->idx[a->ord] == idx);
+        if (a->ord == a->loaded_to)
+            load_group(a);
+        a->ord++;
+    }
     status = ncsi_cache_get(ck, ck->ops, idx, ck->chunk_bytes, mode, &x->chunkp, &ref);
     if (status != NCS_NOERR)
         return status;
@@ -157,8 +263,16 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
 static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype, unsigned char *buf,
                 int put, int version)
 {
-    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version };
-    int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
+    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version, NULL };
+    ahead a;
+    int status;
+    if (!put && ahead_start(&a, ck, s))
+        x.ahead = &a;
+    status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
+    if (x.ahead != NULL) {
+        free(a.miss);
+        free(a.idx);
+    }
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
@@ -182,7 +296,7 @@ int ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64
 {
     /* runs never reach the cache, so ck is only read */
     cx x = { (ncs_chunkvar *)ck, memtype, ncsi_type_size(memtype), buf, tmp, 0, put, 0,
-             version };
+             version, NULL };
     int status = ncsi_slab_runs(dense, dsz, run_in_chunk, &x);
     if (x.erange)
         *erange = 1;

@@ -28,8 +28,11 @@
  * unpinned or its owner's entries are dropped.  Held and pinned entries
  * (one per variable read through the one-element fast path, one per chunk
  * being copied) are never evicted, so the budget can be exceeded by that
- * many chunks.  One mutex serialises every
- * call (see doc/reliability.md for what is thread-safe).
+ * many chunks.  One mutex guards the cache's state; a chunk's load (the
+ * store's file read and decoding) runs outside it, so threads reading
+ * different files decode at once: the entry is in the table meanwhile,
+ * marked loading and held, and a thread that wants it waits for `loaded`
+ * (see doc/reliability.md for what is thread-safe).
  */
 #include "chunk.h"
 
@@ -45,6 +48,7 @@ typedef struct entry {
     int dirty;
     int pins;                    /* pinned entries are never evicted */
     int ghost;                   /* evicted: key and size only, data NULL */
+    int loading;                 /* held, its load running outside the lock */
     unsigned char *data;
     struct entry *prev, *next;   /* LRU or ghost list: head is most recent */
 } entry;
@@ -53,6 +57,7 @@ typedef struct entry {
 #define GHOST_MAX    4096
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t loaded = PTHREAD_COND_INITIALIZER;
 static size_t budget = 16u << 20;
 static size_t target = TARGET_FLOOR;
 static size_t used;
@@ -205,7 +210,7 @@ static int evict(entry *e, int writeback, int as_ghost)
         if (status != NCS_NOERR)
             return status;
     }
-    NCSI_ASSERT(!e->ghost && used >= e->size && target <= budget);
+    NCSI_ASSERT(!e->ghost && !e->loading && used >= e->size && target <= budget);
     lru_unlink(e);
     used -= e->size;
     free(e->data);
@@ -301,7 +306,10 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
 {
     entry **slot, *e;
     int status = NCS_NOERR;
-    slot = slot_of(owner, idx);
+    /* another thread loading this chunk: wait for it (it may fail and
+     * take the entry away, so look again) */
+    while ((slot = slot_of(owner, idx)) != NULL && (*slot)->loading)
+        pthread_cond_wait(&loaded, &lock);
     if (slot != NULL && !(*slot)->ghost) {
         e = *slot;
         NCSI_ASSERT(e->data != NULL);
@@ -332,15 +340,6 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
         e->ops = ops;
         e->idx = idx;
         e->size = size;
-        if (mode != NCSI_CACHE_OVERWRITE) {
-            status = ops->load(owner, idx, e->data, size);
-            if (status != NCS_NOERR) {
-                free(e->data);
-                free(e);
-                goto done;
-            }
-            counters.bytes_read += size;
-        }
         status = table_insert(e);
         if (status != NCS_NOERR) {
             free(e->data);
@@ -349,12 +348,43 @@ static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
         }
         lru_push(e);
         used += size;
+        if (mode != NCSI_CACHE_OVERWRITE) {
+            /* held while loading: make_room in other threads passes it by */
+            e->loading = 1;
+            e->pins++;
+            pthread_mutex_unlock(&lock);
+            status = ops->load(owner, idx, e->data, size);
+            pthread_mutex_lock(&lock);
+            e->loading = 0;
+            e->pins--;
+            pthread_cond_broadcast(&loaded);
+            if (status != NCS_NOERR) {
+                lru_unlink(e);
+                used -= e->size;
+                table_remove(e);
+                free(e->data);
+                free(e);
+                goto done;
+            }
+            counters.bytes_read += size;
+        }
     }
     if (mode != NCSI_CACHE_READ)
         e->dirty = 1;
     *ep = e;
 done:
     return status;
+}
+
+int ncsi_cache_has(void *owner, uint64_t idx)
+{
+    entry **slot;
+    int has;
+    pthread_mutex_lock(&lock);
+    slot = slot_of(owner, idx);
+    has = slot != NULL && !(*slot)->ghost;
+    pthread_mutex_unlock(&lock);
+    return has;
 }
 
 static int by_index(const void *a, const void *b)
