@@ -11,7 +11,8 @@
  * runs at a time: a caller that finds the pool busy runs its items itself,
  * so no thread ever waits for another's job and nothing is queued.
  *
- * Invariants (under `lock`): job is the running job or NULL; a thread
+ * Invariants (under `lock`; `want` is read and written atomically
+ * instead): job is the running job or NULL; a thread
  * takes item job->next only while job->next < job->n, so every item runs
  * exactly once; job->active counts the workers inside the job; the caller
  * clears job only when it has taken the last item and job->active is 0,
@@ -40,14 +41,25 @@ static int started;              /* worker threads running */
 
 #define MAX_WORKERS 64
 
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void configure(void)
+{
+    const char *e = getenv("NCSLAB_DECODE_THREADS");
+    long n = e != NULL ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    __atomic_store_n(&want, n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n,
+                     __ATOMIC_RELAXED);
+}
+
+/* want, read without the lock: every get of a compressed variable asks */
 static int configured(void)
 {
-    if (want == 0) {
-        const char *e = getenv("NCSLAB_DECODE_THREADS");
-        long n = e != NULL ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-        want = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+    int n = __atomic_load_n(&want, __ATOMIC_RELAXED);
+    if (n == 0) {
+        pthread_once(&once, configure);
+        n = __atomic_load_n(&want, __ATOMIC_RELAXED);
     }
-    return want;
+    return n;
 }
 
 static void *worker(void *unused)
@@ -77,39 +89,35 @@ int ncsi_pool_set(int n)
 {
     if (n < 1)
         return NCS_ERR(NCS_EINVAL);
-    pthread_mutex_lock(&lock);
-    want = n > MAX_WORKERS ? MAX_WORKERS : n;
-    pthread_mutex_unlock(&lock);
+    pthread_once(&once, configure);
+    __atomic_store_n(&want, n > MAX_WORKERS ? MAX_WORKERS : n, __ATOMIC_RELAXED);
     return NCS_NOERR;
 }
 
 int ncsi_pool_size(void)
 {
-    int n;
-    pthread_mutex_lock(&lock);
-    n = configured();
-    pthread_mutex_unlock(&lock);
-    return n;
+    return configured();
 }
 
 void ncsi_pool_run(void (*fn)(void *arg, size_t i), void *arg, size_t n)
 {
     job j = { fn, arg, n, 0, 0, 0 };
+    int w = configured();
     pthread_mutex_lock(&lock);
-    if (n < 2 || configured() < 2 || current != NULL) {
+    if (n < 2 || w < 2 || current != NULL) {
         pthread_mutex_unlock(&lock);
         for (size_t i = 0; i < n; i++)
             fn(arg, i);
         return;
     }
-    while (started < want - 1) {
+    while (started < w - 1) {
         pthread_t t;
         if (pthread_create(&t, NULL, worker, NULL) != 0)
             break;               /* fewer workers: the caller does more */
         pthread_detach(t);
         started++;
     }
-    j.maxactive = want - 1;
+    j.maxactive = w - 1;
     current = &j;
     pthread_cond_broadcast(&work);
     while (j.next < j.n) {
