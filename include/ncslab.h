@@ -19,7 +19,10 @@
  *
  * Thread safety: distinct ncids may be used from distinct threads; one ncid
  * must not be used by two threads at once.  Opening and closing files is
- * serialised internally.
+ * serialised internally.  Chunks are read and decoded outside every lock
+ * of the library, so threads reading chunked files use several cores; a
+ * large read of compressed chunks also uses the library's own decoding
+ * threads (ncs_set_decode_threads).
  */
 #ifndef NCSLAB_H
 #define NCSLAB_H

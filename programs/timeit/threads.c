@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #define NC_SHORT 3
@@ -117,8 +118,8 @@ typedef struct {
     char label[64];
     int reps;                   /* passes per sample */
     int skip;                   /* not run (too slow to be worth it) */
-    double secs[TI_BATCHES], cpu[TI_BATCHES];
-    double median, median_cpu;  /* per pass */
+    double secs[TI_BATCHES], cpu[TI_BATCHES], waits[TI_BATCHES];
+    double median, median_cpu, median_waits;  /* per pass */
 } config;
 
 typedef struct {
@@ -129,10 +130,18 @@ typedef struct {
     long long want_sum;
 } pass_kind;
 
+static long voluntary_switches(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_nvcsw : 0;
+}
+
 /* One sample of configuration c: reps passes; returns their seconds
- * (reads only) and, in *cpu, the process's CPU seconds meanwhile. */
+ * (reads only) and, in *cpu, the process's CPU seconds meanwhile, in
+ * *waits its voluntary context switches (a thread that blocks on a lock
+ * or on I/O makes one; a thread the machine's load preempts does not). */
 static double run_sample(const config *c, const pass_kind *k, int reps, int check,
-                         size_t pool_default, double *cpu)
+                         size_t pool_default, double *cpu, double *waits)
 {
     share sh[64];
     pthread_t tid[64];
@@ -140,6 +149,7 @@ static double run_sample(const config *c, const pass_kind *k, int reps, int chec
     long units = (k->g->rows + k->band_unit - 1) / k->band_unit, per;
     long long sum = 0;
     double t0, c0, t;
+    long w0;
     ti_ncslab_decode_threads(c->pool > 0 ? (size_t)c->pool : pool_default);
     per = (units + n - 1) / n;
     for (int i = 0; i < n; i++) {
@@ -154,6 +164,7 @@ static double run_sample(const config *c, const pass_kind *k, int reps, int chec
             (status = c->lib->inq_varid(sh[i].ncid, "elevation", &sh[i].varid)) != 0)
             ti_die("%s: open %s: %s", c->label, k->path, c->lib->strerror(status));
     }
+    w0 = voluntary_switches();
     c0 = ti_cpu_now();
     t0 = ti_now();
     if (n == 1) {
@@ -167,6 +178,7 @@ static double run_sample(const config *c, const pass_kind *k, int reps, int chec
     }
     t = ti_now() - t0;
     *cpu = ti_cpu_now() - c0;
+    *waits = (double)(voluntary_switches() - w0);
     for (int i = 0; i < n; i++) {
         if (sh[i].status == -1)
             ti_die("%s: %s: wrong value at (%ld, %ld)", c->label, k->path, sh[i].bad_r,
@@ -221,14 +233,14 @@ static void time_kind(config *cf, int ncf, const pass_kind *k, const char *layou
                       const char *read, double min_time, size_t pool_default, FILE *csv,
                       long long file_size)
 {
-    double cells = (double)k->g->rows * (double)k->g->cols, cpu;
+    double cells = (double)k->g->rows * (double)k->g->cols, cpu, waits;
     char shape[64];
     /* the checked pass, untimed, also sizes the samples */
     for (int i = 0; i < ncf; i++) {
         double t;
         if (cf[i].skip)
             continue;
-        t = run_sample(&cf[i], k, 1, 1, pool_default, &cpu);
+        t = run_sample(&cf[i], k, 1, 1, pool_default, &cpu, &waits);
         cf[i].reps = t >= min_time ? 1 : (int)(min_time / (t > 1e-6 ? t : 1e-6)) + 1;
     }
     for (int b = 0; b < TI_BATCHES; b++)
@@ -236,17 +248,20 @@ static void time_kind(config *cf, int ncf, const pass_kind *k, const char *layou
             int j = b % 2 ? ncf - 1 - i : i;
             if (cf[j].skip)
                 continue;
-            cf[j].secs[b] = run_sample(&cf[j], k, cf[j].reps, 0, pool_default, &cpu) /
+            cf[j].secs[b] = run_sample(&cf[j], k, cf[j].reps, 0, pool_default, &cpu, &waits) /
                             cf[j].reps;
             cf[j].cpu[b] = cpu / cf[j].reps;
+            cf[j].waits[b] = waits / cf[j].reps;
         }
     for (int i = 0; i < ncf; i++) {
         if (cf[i].skip)
             continue;
         qsort(cf[i].secs, TI_BATCHES, sizeof(double), cmp_double);
         qsort(cf[i].cpu, TI_BATCHES, sizeof(double), cmp_double);
+        qsort(cf[i].waits, TI_BATCHES, sizeof(double), cmp_double);
         cf[i].median = cf[i].secs[TI_BATCHES / 2];
         cf[i].median_cpu = cf[i].cpu[TI_BATCHES / 2];
+        cf[i].median_waits = cf[i].waits[TI_BATCHES / 2];
     }
     ti_progress_done();
     printf("%-26s %-4s", layout, read);
@@ -254,10 +269,10 @@ static void time_kind(config *cf, int ncf, const pass_kind *k, const char *layou
         printf(" %9s", "-");
     else
         printf(" %9.1f", cells / cf[0].median / 1e6);
-    printf(" %9.1f %9.1f %7.2fx %7.2f %9.1f %7.2fx\n", cells / cf[1].median / 1e6,
+    printf(" %9.1f %9.1f %7.2fx %7.2f %7.0f %9.1f %7.2fx\n", cells / cf[1].median / 1e6,
            cells / cf[2].median / 1e6, cf[1].median / cf[2].median,
-           cf[2].median_cpu / cf[1].median_cpu, cells / cf[3].median / 1e6,
-           cf[1].median / cf[3].median);
+           cf[2].median_cpu / cf[1].median_cpu, cf[2].median_waits,
+           cells / cf[3].median / 1e6, cf[1].median / cf[3].median);
     ti_shape_str(2, (long[]){ k->g->rows, k->g->cols }, shape, sizeof shape);
     for (int i = 0; csv != NULL && i < ncf; i++) {
         char eng[128];
@@ -312,10 +327,10 @@ int ti_run_threads(const ti_options *o, FILE *csv)
            "whole chunk rows)\nagainst one, decoding pool off; chunk cache %zu KiB; median "
            "of %d interleaved samples of >= %g s; values checked\n",
            shape, o->threads, ti_ncslab_chunk_cache(0) >> 10, TI_BATCHES, min_time);
-    printf("%-26s %-4s %9s %9s %9s %8s %7s %9s %8s\n", "layout", "read", "netCDF-C", "ncslab",
-           "ncslab", "speed-up", "CPU", "ncslab", "pool");
-    printf("%-26s %-4s %9s %9s %9s %8s %7s %9s %8s\n", "", "", "1 thread", "1 thread",
-           "N threads", "N / 1", "N / 1", "1 + pool", "gain");
+    printf("%-26s %-4s %9s %9s %9s %8s %7s %7s %9s %8s\n", "layout", "read", "netCDF-C",
+           "ncslab", "ncslab", "speed-up", "CPU", "waits", "ncslab", "pool");
+    printf("%-26s %-4s %9s %9s %9s %8s %7s %7s %9s %8s\n", "", "", "1 thread", "1 thread",
+           "N threads", "N / 1", "N / 1", "N", "1 + pool", "gain");
     for (int li = 0; li < 3; li++) {
         struct stat st;
         snprintf(path, sizeof path, "%s/threads_%d.nc", o->dir, li);
@@ -325,12 +340,14 @@ int ti_run_threads(const ti_options *o, FILE *csv)
             ti_die("%s: cannot stat", path);
         for (int w = 0; w < 2; w++) {
             config cf[4] = {
-                { &ti_lib_netcdf, 1, 1, "netCDF-C 1 thread", 0, 0, { 0 }, { 0 }, 0, 0 },
-                { &ti_lib_ncslab_native, 1, 1, "ncslab 1 thread", 0, 0, { 0 }, { 0 }, 0, 0 },
-                { &ti_lib_ncslab_native, o->threads, 1, "ncslab N threads", 0, 0, { 0 },
-                  { 0 }, 0, 0 },
-                { &ti_lib_ncslab_native, 1, 0, "ncslab 1 thread + pool", 0, 0, { 0 }, { 0 },
-                  0, 0 },
+                { .lib = &ti_lib_netcdf, .nthreads = 1, .pool = 1,
+                  .label = "netCDF-C 1 thread" },
+                { .lib = &ti_lib_ncslab_native, .nthreads = 1, .pool = 1,
+                  .label = "ncslab 1 thread" },
+                { .lib = &ti_lib_ncslab_native, .nthreads = o->threads, .pool = 1,
+                  .label = "ncslab N threads" },
+                { .lib = &ti_lib_ncslab_native, .nthreads = 1, .pool = 0,
+                  .label = "ncslab 1 thread + pool" },
             };
             pass_kind k = { path, &g, w == 0 ? 0 : (long)crow, (long)crow, want };
             /* netCDF-C's get1 on a chunked file goes through HDF5 per
@@ -342,8 +359,9 @@ int ti_run_threads(const ti_options *o, FILE *csv)
         }
     }
     printf("(million cells per second, all threads together; N = %d; CPU N / 1: CPU "
-           "seconds of the N threads over one thread's; pool: %zu threads)\n",
-           o->threads, pool_default);
+           "seconds of the N threads over one thread's;\n waits N: voluntary context "
+           "switches of a pass on N threads (blocking on a lock or I/O); pool: %zu "
+           "threads)\n", o->threads, pool_default);
     ti_ncslab_decode_threads(pool_default);
     ti_ncslab_chunk_cache(budget_was);
     free(g.a1);
