@@ -144,10 +144,13 @@ static ahead *ahead_start(ncs_chunkvar *ck, const ncs_slab *s, uint64_t idx)
         ahead_free(a);
         return NULL;
     }
-    /* a request meets each chunk once */
+    /* a request meets each chunk once, idx among them */
     while (a->pos < a->n && a->idx[a->pos] != idx)
         a->pos++;
-    NCSI_ASSERT(a->pos < a->n);
+    if (NEVER(a->pos == a->n)) {
+        ahead_free(a);
+        return NULL;
+    }
     a->loaded_to = a->pos;
     return a;
 }
