@@ -19,7 +19,10 @@
  *
  * Thread safety: distinct ncids may be used from distinct threads; one ncid
  * must not be used by two threads at once.  Opening and closing files is
- * serialised internally.
+ * serialised internally.  Chunks are read and decoded outside every lock
+ * of the library, so threads reading chunked files use several cores; a
+ * large read of compressed chunks also uses the library's own decoding
+ * threads (ncs_set_decode_threads).
  */
 #ifndef NCSLAB_H
 #define NCSLAB_H
@@ -436,6 +439,16 @@ int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
                         unsigned long long *bytes_readp,
                         unsigned long long *bytes_writtenp);
 void ncs_reset_cache_stats(void);
+/* The decoding pool: how many threads (the calling one included) load the
+ * compressed chunks of one ncs_get that spans several of them not in the
+ * cache, so that they are decoded on several cores at once.  The default
+ * is NCSLAB_DECODE_THREADS from the environment when set, else the number
+ * of online processors; 1 reads every chunk on the calling thread.  The
+ * pool's threads start with the first read that uses them and serve one
+ * read at a time (another read at that moment decodes on its own thread).
+ * Errors: NCS_EINVAL for n < 1.  ncs_get_decode_threads never fails. */
+int ncs_set_decode_threads(int n);
+int ncs_get_decode_threads(int *np);
 
 #ifdef __cplusplus
 }

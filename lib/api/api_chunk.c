@@ -177,3 +177,17 @@ void ncs_reset_cache_stats(void)
 {
     ncsi_cache_reset_counters();
 }
+
+/* ---- the decoding pool ---------------------------------------------------- */
+
+int ncs_set_decode_threads(int n)
+{
+    return ncsi_pool_set(n);
+}
+
+int ncs_get_decode_threads(int *np)
+{
+    if (np != NULL)
+        *np = ncsi_pool_size();
+    return NCS_NOERR;
+}

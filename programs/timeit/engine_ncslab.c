@@ -27,6 +27,8 @@
 #pragma weak ncs_def_var_deflate
 #pragma weak ncs_set_chunk_cache
 #pragma weak ncs_get_chunk_cache
+#pragma weak ncs_set_decode_threads
+#pragma weak ncs_get_decode_threads
 
 #define V2(call) ((call) == -1 ? (ncerr != NC_NOERR ? ncerr : NC_EINTERNAL) : NC_NOERR)
 
@@ -261,6 +263,17 @@ size_t ti_ncslab_chunk_cache(size_t bytes)
         ncs_set_chunk_cache(bytes);
     ncs_get_chunk_cache(&now);
     return now;
+}
+
+size_t ti_ncslab_decode_threads(size_t n)
+{
+    int now = 1;
+    if (ncs_set_decode_threads == NULL || ncs_get_decode_threads == NULL)
+        return 1;
+    if (n > 0)
+        ncs_set_decode_threads((int)n);
+    ncs_get_decode_threads(&now);
+    return (size_t)now;
 }
 
 const char *ti_ncslab_version(void)

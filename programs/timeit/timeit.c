@@ -10,6 +10,8 @@
  *                            against a plain get of the covering block
  *   ncslab-timeit --cold     gets with the file's pages dropped from the
  *                            system's cache before each call
+ *   ncslab-timeit --threads N  N threads reading disjoint bands of one file
+ *                            against one thread
  *
  * The options are those of usage() and of the man page ncslab-timeit.1,
  * which tests/timeit/timeit_check.sh holds to the same list; doc/timeit.md
@@ -68,8 +70,13 @@ static void usage(FILE *f)
 "                       series, the file's cached pages dropped before every\n"
 "                       call; time and bytes read per call (types default to float)\n"
 "  --cold-records N     records of the cold time series (default 1000)\n"
-"  --suite              run the 4-D suite too with --scan, --append, --strided\n"
-"                       or --cold\n"
+"  --threads N          N threads (2..64), each with its own handle, read disjoint\n"
+"                       bands of one grid (classic, chunked, chunked deflate; get1\n"
+"                       scan and chunk-row slabs) against one thread\n"
+"  --threads-size RxC   grid of the threads test (default 2160x4320; chunk shape\n"
+"                       from --scan-chunks)\n"
+"  --suite              run the 4-D suite too with --scan, --append, --strided,\n"
+"                       --cold or --threads\n"
 "  --dir DIR            where the scratch directory is made (default $TMPDIR or /tmp)\n"
 "  --keep               keep the scratch files\n"
 "  --help               this text\n"
@@ -224,8 +231,8 @@ static void remove_scratch(const char *dir)
 enum {
     O_DIMS = 256, O_TYPES, O_MINTIME, O_FORMAT, O_CHUNKS, O_ENGINES, O_TABLETYPE, O_CSV, O_SVG,
     O_LAYOUTS, O_QUIET, O_SCAN, O_SCANSIZE, O_SCANCHUNKS, O_SCANBUDGET, O_SCANCACHE, O_APPEND,
-    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_COLD, O_COLDRECS, O_SUITE, O_DIR, O_KEEP, O_HELP,
-    O_VERSION
+    O_APPENDRECS, O_APPENDBLOCKS, O_APPENDREPEAT, O_STRIDED, O_COLD, O_COLDRECS, O_THREADS,
+    O_THREADSSIZE, O_SUITE, O_DIR, O_KEEP, O_HELP, O_VERSION
 };
 
 /* netCDF-C's version string, without the RCS-style " $" it ends in. */
@@ -274,7 +281,8 @@ int main(int argc, char **argv)
         { "append", 0, 0, O_APPEND }, { "append-records", 1, 0, O_APPENDRECS },
         { "append-blocks", 1, 0, O_APPENDBLOCKS }, { "append-repeat", 1, 0, O_APPENDREPEAT },
         { "strided", 0, 0, O_STRIDED }, { "cold", 0, 0, O_COLD },
-        { "cold-records", 1, 0, O_COLDRECS }, { "suite", 0, 0, O_SUITE },
+        { "cold-records", 1, 0, O_COLDRECS }, { "threads", 1, 0, O_THREADS },
+        { "threads-size", 1, 0, O_THREADSSIZE }, { "suite", 0, 0, O_SUITE },
         { "dir", 1, 0, O_DIR }, { "keep", 0, 0, O_KEEP }, { "help", 0, 0, O_HELP },
         { "version", 0, 0, O_VERSION }, { 0, 0, 0, 0 },
     };
@@ -299,6 +307,7 @@ int main(int argc, char **argv)
     o.blocks[0] = 1, o.blocks[1] = 10, o.blocks[2] = 100;
     o.append_repeat = 3;
     o.cold_records = 1000;
+    o.threads_rows = 2160, o.threads_cols = 4320;
     basedir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
     while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -376,6 +385,18 @@ int main(int argc, char **argv)
             if (parse_longs(optarg, ',', &o.cold_records, 1, 1) != 1 || o.cold_records > 1000000)
                 goto bad;
             break;
+        case O_THREADS: {
+            long k;
+            if (parse_longs(optarg, ',', &k, 1, 2) != 1 || k > 64)
+                goto bad;
+            o.threads = (int)k;
+            break;
+        }
+        case O_THREADSSIZE:
+            if (parse_longs(optarg, 'x', v, 2, 1) != 2)
+                goto bad;
+            o.threads_rows = v[0], o.threads_cols = v[1];
+            break;
         case O_SUITE: want_suite = 1; break;
         case O_DIR: basedir = optarg; break;
         case O_KEEP: keep = 1; break;
@@ -423,7 +444,7 @@ int main(int argc, char **argv)
         if (o.nlayouts < 1)
             return 2;
     }
-    o.suite = want_suite || !(o.scan || o.append || o.strided || o.cold);
+    o.suite = want_suite || !(o.scan || o.append || o.strided || o.cold || o.threads);
 
     snprintf(dir, sizeof dir, "%s/timeit.XXXXXX", basedir);
     if (mkdtemp(dir) == NULL) {
@@ -478,6 +499,8 @@ int main(int argc, char **argv)
         status |= ti_run_strided(&o, csv);
     if (o.cold)
         status |= ti_run_cold(&o, csv);
+    if (o.threads)
+        status |= ti_run_threads(&o, csv);
     if (csv && fclose(csv) != 0)
         ti_die("cannot write %s: %s", o.csv, strerror(errno));
     if (!keep)

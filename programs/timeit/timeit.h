@@ -113,6 +113,9 @@ const char *ti_ncslab_version(void);
 /* Sets ncslab's chunk cache budget when bytes > 0; returns the budget in
  * force (0 without the chunked back end). */
 size_t ti_ncslab_chunk_cache(size_t bytes);
+/* Sets the size of ncslab's decoding pool when n > 0; returns the size in
+ * force (1 without one). */
+size_t ti_ncslab_decode_threads(size_t n);
 
 /* ---- types and values ----------------------------------------------------
  * The value of an element encodes its coordinates: the row-major linear
@@ -203,6 +206,7 @@ int ti_run_scan(const ti_options *o, FILE *csv);
 int ti_run_append(const ti_options *o, FILE *csv);
 int ti_run_strided(const ti_options *o, FILE *csv);
 int ti_run_cold(const ti_options *o, FILE *csv);
+int ti_run_threads(const ti_options *o, FILE *csv);
 
 struct ti_options {
     int ndims;
@@ -235,6 +239,8 @@ struct ti_options {
     int strided;
     int cold;                   /* --cold */
     long cold_records;          /* records of the cold time series */
+    int threads;                /* --threads N; 0: not run */
+    long threads_rows, threads_cols;
 };
 
 #define TI_E_NCSLAB   0x01      /* ncslab contiguous */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/timeit/timeit_check.sh -- a short, verified run of ncslab-timeit
 # (programs/timeit): the suite on a small 4-D shape for two types, a tiny
-# --scan, a tiny --append and a tiny --strided, on every engine.  timeit
+# --scan, a tiny --append, a tiny --strided and a tiny --threads, on every
+# engine.  timeit
 # checks every value it reads and exits non-zero on a wrong value or a
 # failed call, so passing here means every engine returned correct data;
 # the times themselves are not judged.  The CSV and the chart must come out
@@ -220,6 +221,14 @@ for e in ncslab netCDF-C; do
     [ "$n" -ge 16 ] || fail "cold: $n rows with bytes for $e"
 done
 awk -F, 'NF != 11 { bad = 1 } END { exit bad }' "$tmp/c.csv" || fail "cold CSV rows without 11 fields"
+# threads: every layout and read checked, on one thread and on two
+run --threads 2 --threads-size 96x72 --scan-chunks 12x18 --min-time 0.001 --csv "$tmp/th.csv"
+grep -q '^chunked 12x18 deflate *slab ' "$tmp/out" || fail "threads: no deflate slab row"
+rows=$(sed 1d "$tmp/th.csv" | wc -l)
+[ "$rows" -eq 22 ] || fail "threads: CSV has $rows rows, not 22"
+"$timeit" --dir "$tmp" --threads 1 >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "--threads 1 exited with status $rc, not 2"
 
 rm -rf "$tmp"
 exit $status

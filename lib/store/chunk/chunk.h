@@ -56,6 +56,8 @@ void ncsi_cache_release(void *ref);
 int  ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
                     int have_old, uint64_t old_idx, unsigned char **out);
 void ncsi_cache_unpin(void *owner, uint64_t idx);
+/* Whether chunk idx of owner is in the cache (or being loaded). */
+int  ncsi_cache_has(void *owner, uint64_t idx);
 int  ncsi_cache_flush(void *owner);
 int  ncsi_cache_drop(void *owner, int writeback);
 /* ncsi_cache_drop of each of owners[0..n), in that order, in one pass */
@@ -65,6 +67,15 @@ size_t ncsi_cache_budget(void);
 size_t ncsi_cache_used(void);
 void ncsi_cache_counters(ncs_cache_counters *c);
 void ncsi_cache_reset_counters(void);
+
+/* ---- the decoding pool (chunkpool.c) ----------------------------------------------
+ * Runs fn(arg, i) for each i in [0, n) on the pool's threads and the
+ * caller's, returning when all are done; serially when the pool has one
+ * thread or is busy.  ncsi_pool_set makes it n threads (NCS_EINVAL below
+ * 1); ncsi_pool_size says how many. */
+void ncsi_pool_run(void (*fn)(void *arg, size_t i), void *arg, size_t n);
+int  ncsi_pool_set(int n);
+int  ncsi_pool_size(void);
 
 /* ---- a chunked variable's data path (chunk_data.c) ------------------------------
  * A store keeps one ncs_chunkvar per chunked variable: its geometry, fill

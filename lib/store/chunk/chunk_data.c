@@ -52,6 +52,120 @@ void ncsi_chunk_origin(const ncs_chunkvar *ck, uint64_t idx, uint64_t *off)
     }
 }
 
+/* ---- a large read's compressed chunks, loaded on several cores ------------------
+ * A get of a compressed variable that spans several chunks walks them
+ * through chunk_part_pooled.  At a chunk not in the cache it lists
+ * the request's chunks; from there on, as the walk reaches each group of
+ * AHEAD chunks per pool thread, the pool loads those of them not in the
+ * cache, at once, and the walk then finds them there.  So at most a group
+ * waits in the cache to be copied, and other gets pay nothing.  A load
+ * that fails in the pool leaves nothing in the cache: the walk loads that
+ * chunk again itself and returns its error, as a serial read would. */
+#define AHEAD 2
+#define PROBE 8
+
+typedef struct ahead {
+    ncs_chunkvar *ck;
+    uint64_t *idx;               /* the request's chunks, in walk order */
+    size_t n, cap;
+    size_t pos;                  /* the chunk the walk comes to next */
+    size_t loaded_to;            /* the pool has seen the chunks before this */
+    size_t group;
+    uint64_t *miss;              /* a group's chunks not in the cache */
+} ahead;
+
+static uint64_t chunk_index(const ncs_chunkvar *ck, const uint64_t *ccoord)
+{
+    uint64_t idx = 0;
+    for (int d = 0; d < ck->ndims; d++)
+        idx = (d == 0) ? ccoord[0] : idx * ck->grid[d] + ccoord[d];
+    return idx;
+}
+
+static int list_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
+{
+    ahead *a = ctx;
+    (void)sub;
+    (void)moff;
+    if (a->n == a->cap) {
+        size_t ncap = a->cap ? a->cap * 2 : 64;
+        uint64_t *ni = ncsi_realloc(a->idx, ncap * sizeof *ni);
+        if (ni == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        a->idx = ni;
+        a->cap = ncap;
+    }
+    a->idx[a->n++] = chunk_index(a->ck, ccoord);
+    return NCS_NOERR;
+}
+
+static void load_one(void *arg, size_t i)
+{
+    ahead *a = arg;
+    unsigned char *p;
+    void *ref;
+    if (ncsi_cache_get(a->ck, a->ck->ops, a->miss[i], a->ck->chunk_bytes, NCSI_CACHE_READ, &p,
+                       &ref) == NCS_NOERR)
+        ncsi_cache_release(ref);
+}
+
+/* The pool loads the group of chunks that starts where the walk is. */
+static void load_group(ahead *a)
+{
+    size_t end = a->pos + a->group < a->n ? a->pos + a->group : a->n, k = 0;
+    for (size_t i = a->pos; i < end; i++)
+        if (!ncsi_cache_has(a->ck, a->idx[i]))
+            a->miss[k++] = a->idx[i];
+    if (k > 1)
+        ncsi_pool_run(load_one, a, k);
+    a->loaded_to = end;
+}
+
+static void ahead_free(ahead *a)
+{
+    free(a->miss);
+    free(a->idx);
+    free(a);
+}
+
+/* The lists of the get s of ck for the pool, the walk at chunk idx; NULL
+ * when the pool has one thread, or without memory for them (the read
+ * goes on serially). */
+static ahead *ahead_start(ncs_chunkvar *ck, const ncs_slab *s, uint64_t idx)
+{
+    int threads = ncsi_pool_size();
+    ahead *a;
+    if (threads < 2 || (a = ncsi_calloc(1, sizeof *a)) == NULL)
+        return NULL;
+    a->ck = ck;
+    a->group = (size_t)threads * AHEAD;
+    a->miss = ncsi_malloc(a->group * sizeof *a->miss);
+    if (a->miss == NULL || ncsi_slab_chunks(s, ck->chunk, list_part, a) != NCS_NOERR) {
+        ahead_free(a);
+        return NULL;
+    }
+    /* a request meets each chunk once, idx among them */
+    while (a->pos < a->n && a->idx[a->pos] != idx)
+        a->pos++;
+    if (NEVER(a->pos == a->n)) {
+        ahead_free(a);
+        return NULL;
+    }
+    a->loaded_to = a->pos;
+    return a;
+}
+
+/* Whether the get s of ck spans more than one chunk. */
+static int spans_chunks(const ncs_chunkvar *ck, const ncs_slab *s)
+{
+    for (int d = 0; d < ck->ndims; d++) {
+        uint64_t last = s->start[d] + (s->count[d] - 1) * s->stride[d];
+        if (s->count[d] > 1 && last / ck->chunk[d] != s->start[d] / ck->chunk[d])
+            return 1;
+    }
+    return 0;
+}
+
 /* One request's walk: chunkp is the chunk (or dense buffer) being moved,
  * mbase the memory offset, in elements, of its part's first element. */
 typedef struct cx {
@@ -65,6 +179,15 @@ typedef struct cx {
     int erange;
     int version;
 } cx;
+
+/* The walk of chunk_part_pooled: s the request, ahead the pool's lists. */
+typedef struct cx_pooled {
+    cx x;                        /* first: chunk_part's context */
+    int tried;                   /* ahead_start was called */
+    size_t walked;               /* chunks seen */
+    const ncs_slab *s;
+    ahead *ahead;
+} cx_pooled;
 
 static int run_in_chunk(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
                         uint64_t fstep, ptrdiff_t moff, ptrdiff_t mstep)
@@ -154,8 +277,34 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     return status;
 }
 
-static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype, unsigned char *buf,
-                int put, int version)
+/* chunk_part, the pool loading chunks ahead of it once one is missing */
+static int chunk_part_pooled(void *ctx, const uint64_t *ccoord, const ncs_slab *sub,
+                             ptrdiff_t moff)
+{
+    cx_pooled *x = ctx;
+    /* is a chunk missing?  Asked of the first chunk and of every
+     * PROBE-th after it, so that a get that finds its chunks cached pays
+     * one lookup more, or one in PROBE chunks */
+    if (x->ahead == NULL && !x->tried && x->walked++ % PROBE == 0) {
+        uint64_t idx = chunk_index(x->x.ck, ccoord);
+        if (!ncsi_cache_has(x->x.ck, idx)) {
+            x->tried = 1;
+            x->ahead = ahead_start(x->x.ck, x->s, idx);
+        }
+    }
+    if (x->ahead != NULL) {
+        ahead *a = x->ahead;
+        NCSI_ASSERT(a->pos < a->n && a->idx[a->pos] == chunk_index(x->x.ck, ccoord));
+        if (a->pos == a->loaded_to)
+            load_group(a);
+        a->pos++;
+    }
+    return chunk_part(&x->x, ccoord, sub, moff);
+}
+
+/* Not inlined: ncsi_chunk_get's common case is then a jump here. */
+__attribute__((noinline)) static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype,
+                                          unsigned char *buf, int put, int version)
 {
     cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version };
     int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
@@ -164,8 +313,28 @@ static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype, unsigned char 
     return status;
 }
 
+/* A get of a compressed variable: through the pool when it spans several
+ * chunks and the pool has several threads. */
+__attribute__((noinline)) static int get_compressed(ncs_chunkvar *ck, const ncs_slab *s,
+                                                    int memtype, void *buf, int version)
+{
+    int status;
+    if (ncsi_pool_size() < 2 || !spans_chunks(ck, s))
+        return move(ck, s, memtype, buf, 0, version);
+    cx_pooled x = { { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0, version }, 0,
+                    0, s, NULL };
+    status = ncsi_slab_chunks(s, ck->chunk, chunk_part_pooled, &x);
+    if (x.ahead != NULL)
+        ahead_free(x.ahead);
+    if (status == NCS_NOERR && x.x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
 int ncsi_chunk_get(ncs_chunkvar *ck, const ncs_slab *s, int memtype, void *buf, int version)
 {
+    if (ck->nf > 0)
+        return get_compressed(ck, s, memtype, buf, version);
     return move(ck, s, memtype, buf, 0, version);
 }
 

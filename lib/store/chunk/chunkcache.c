@@ -28,14 +28,19 @@
  * unpinned or its owner's entries are dropped.  Held and pinned entries
  * (one per variable read through the one-element fast path, one per chunk
  * being copied) are never evicted, so the budget can be exceeded by that
- * many chunks.  One mutex serialises every
- * call (see doc/reliability.md for what is thread-safe).
+ * many chunks.  One mutex guards the cache's state; a chunk's load (the
+ * store's file read and decoding) runs outside it, so threads reading
+ * different files decode at once: the entry is in the table meanwhile,
+ * marked loading and held, and a thread that wants it waits for `load_done`
+ * (see doc/reliability.md for what is thread-safe).
  */
 #include "chunk.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { LIVE, GHOST, LOADING };
 
 typedef struct entry {
     void *owner;
@@ -44,7 +49,9 @@ typedef struct entry {
     size_t size;
     int dirty;
     int pins;                    /* pinned entries are never evicted */
-    int ghost;                   /* evicted: key and size only, data NULL */
+    int state;                   /* LIVE, GHOST (evicted: key and size only,
+                                    data NULL) or LOADING (held, its load
+                                    running outside the lock) */
     unsigned char *data;
     struct entry *prev, *next;   /* LRU or ghost list: head is most recent */
 } entry;
@@ -53,6 +60,7 @@ typedef struct entry {
 #define GHOST_MAX    4096
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t load_done = PTHREAD_COND_INITIALIZER;
 static size_t budget = 16u << 20;
 static size_t target = TARGET_FLOOR;
 static size_t used;
@@ -167,7 +175,7 @@ static void table_remove(entry *e)
 
 static void ghost_free(entry *e)
 {
-    NCSI_ASSERT(e->ghost && e->data == NULL && nghosts > 0 && ghost_bytes >= e->size);
+    NCSI_ASSERT(e->state == GHOST && e->data == NULL && nghosts > 0 && ghost_bytes >= e->size);
     list_unlink(&ghead, &gtail, e);
     nghosts--;
     ghost_bytes -= e->size;
@@ -205,13 +213,13 @@ static int evict(entry *e, int writeback, int as_ghost)
         if (status != NCS_NOERR)
             return status;
     }
-    NCSI_ASSERT(!e->ghost && used >= e->size && target <= budget);
+    NCSI_ASSERT(e->state == LIVE && used >= e->size && target <= budget);
     lru_unlink(e);
     used -= e->size;
     free(e->data);
     e->data = NULL;
     if (as_ghost && e->size <= budget - target) {
-        e->ghost = 1;
+        e->state = GHOST;
         e->dirty = 0;
         list_push(&ghead, &gtail, e);
         nghosts++;
@@ -296,65 +304,117 @@ void ncsi_cache_unpin(void *owner, uint64_t idx)
     pthread_mutex_unlock(&lock);
 }
 
+static inline void hit(entry *e)
+{
+    NCSI_ASSERT(e->data != NULL);
+    counters.hits++;
+    if (e != head) {
+        lru_unlink(e);
+        lru_push(e);
+    }
+}
+
+/* Chunk idx not live in the cache (slot: its ghost or loading entry, or
+ * NULL): waits while another thread loads it, else makes its entry and
+ * loads it unless mode is NCSI_CACHE_OVERWRITE, with the lock released
+ * for the load.  Apart from cache_get_locked, so that a hit pays nothing
+ * for it. */
+__attribute__((noinline)) static int cache_miss(void *owner, const ncs_chunk_ops *ops,
+                                                uint64_t idx, size_t size, int mode,
+                                                entry **slot, entry **ep)
+{
+    entry *e;
+    int status;
+    /* another thread loads this chunk: wait for it (it may fail and take
+     * the entry away, so look again) */
+    while (slot != NULL && (*slot)->state == LOADING) {
+        pthread_cond_wait(&load_done, &lock);
+        slot = slot_of(owner, idx);
+    }
+    if (slot != NULL && (*slot)->state == LIVE) {
+        hit(*slot);
+        *ep = *slot;
+        return NCS_NOERR;
+    }
+    counters.misses++;
+    if (slot != NULL) {
+        /* a ghost: a cache larger by its size would have kept it */
+        e = *slot;
+        target = budget - target > e->size ? target + e->size : budget;
+        ghost_free(e);
+        ghosts_trim();
+    }
+    status = make_room(size);
+    if (status != NCS_NOERR)
+        return status;
+    e = ncsi_calloc(1, sizeof *e);
+    if (e == NULL || (e->data = ncsi_malloc(size ? size : 1)) == NULL) {
+        free(e);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    e->owner = owner;
+    e->ops = ops;
+    e->idx = idx;
+    e->size = size;
+    status = table_insert(e);
+    if (status != NCS_NOERR) {
+        free(e->data);
+        free(e);
+        return status;
+    }
+    lru_push(e);
+    used += size;
+    if (mode != NCSI_CACHE_OVERWRITE) {
+        /* held while loading: make_room in other threads passes it by */
+        e->state = LOADING;
+        e->pins++;
+        pthread_mutex_unlock(&lock);
+        status = ops->load(owner, idx, e->data, size);
+        pthread_mutex_lock(&lock);
+        e->state = LIVE;
+        e->pins--;
+        pthread_cond_broadcast(&load_done);
+        if (status != NCS_NOERR) {
+            lru_unlink(e);
+            used -= e->size;
+            table_remove(e);
+            free(e->data);
+            free(e);
+            return status;
+        }
+        counters.bytes_read += size;
+    }
+    *ep = e;
+    return NCS_NOERR;
+}
+
 static int cache_get_locked(void *owner, const ncs_chunk_ops *ops, uint64_t idx,
                             size_t size, int mode, entry **ep)
 {
-    entry **slot, *e;
-    int status = NCS_NOERR;
-    slot = slot_of(owner, idx);
-    if (slot != NULL && !(*slot)->ghost) {
+    entry **slot = slot_of(owner, idx), *e;
+    if (slot != NULL && (*slot)->state == LIVE) {
         e = *slot;
-        NCSI_ASSERT(e->data != NULL);
-        counters.hits++;
-        if (e != head) {
-            lru_unlink(e);
-            lru_push(e);
-        }
+        hit(e);
     } else {
-        counters.misses++;
-        if (slot != NULL) {
-            /* a ghost: a cache larger by its size would have kept it */
-            e = *slot;
-            target = budget - target > e->size ? target + e->size : budget;
-            ghost_free(e);
-            ghosts_trim();
-        }
-        status = make_room(size);
+        int status = cache_miss(owner, ops, idx, size, mode, slot, &e);
         if (status != NCS_NOERR)
-            goto done;
-        e = ncsi_calloc(1, sizeof *e);
-        if (e == NULL || (e->data = ncsi_malloc(size ? size : 1)) == NULL) {
-            free(e);
-            status = NCS_ERR(NCS_ENOMEM);
-            goto done;
-        }
-        e->owner = owner;
-        e->ops = ops;
-        e->idx = idx;
-        e->size = size;
-        if (mode != NCSI_CACHE_OVERWRITE) {
-            status = ops->load(owner, idx, e->data, size);
-            if (status != NCS_NOERR) {
-                free(e->data);
-                free(e);
-                goto done;
-            }
-            counters.bytes_read += size;
-        }
-        status = table_insert(e);
-        if (status != NCS_NOERR) {
-            free(e->data);
-            free(e);
-            goto done;
-        }
-        lru_push(e);
-        used += size;
+            return status;
     }
     if (mode != NCSI_CACHE_READ)
         e->dirty = 1;
     *ep = e;
-done:
-    return status;
+    return NCS_NOERR;
+}
+
+int ncsi_cache_has(void *owner, uint64_t idx)
+{
+    entry **slot;
+    int has;
+    pthread_mutex_lock(&lock);
+    slot = slot_of(owner, idx);
+    has = slot != NULL && (*slot)->state != GHOST;
+    pthread_mutex_unlock(&lock);
+    return has;
 }
 
 static int by_index(const void *a, const void *b)
