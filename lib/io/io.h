@@ -72,6 +72,11 @@ int  ncsi_pc_write(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
  * numrecs, which must reach the file after the data they describe. */
 int  ncsi_pc_write_through(ncs_pc *pc, uint64_t off, const void *buf, size_t n);
 size_t ncsi_pc_page_size(const ncs_pc *pc);
+/* Lets the cache hold at least n pages (at most its npages) from now on:
+ * for a caller about to hold pointers into n pages at once.  The cache
+ * starts smaller and grows by itself only when it misses pages it
+ * evicted. */
+void ncsi_pc_reserve(ncs_pc *pc, int n);
 /* Pointer to n bytes at off inside one cached page, or NULL when the range
  * crosses a page or is not cached-able; for_write marks the page dirty.  For
  * reading, only those n bytes are sure to be the file's (ncsi_pc_page for

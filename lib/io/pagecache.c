@@ -18,7 +18,13 @@
  *     cold read costs a block per element, not a page.
  *     Only whole pages (full) are ever written to, so dirty bytes and the
  *     bytes between them are always the file's or the caller's, and only
- *     whole pages are returned by ncsi_pc_page.
+ *     whole pages are returned by ncsi_pc_page;
+ *   - of its npages slots the cache uses the first limit, which starts at
+ *     LIMIT_START and grows by one each time a miss finds a page it evicted
+ *     (a ghost: the page numbers of the last npages evictions).  A scan,
+ *     which never comes back to a page, keeps a small cache; a request
+ *     that comes back to more pages than the cache holds grows it to what
+ *     it needs, up to npages.  Buffers are made as slots are first used.
  */
 #include "io.h"
 
@@ -32,6 +38,7 @@
 #define BLOCK_SHIFT 12
 #define SEQ_SLACK 16     /* a miss this close after a block boundary may be a scan */
 #define PROMOTE 4        /* finds of a partial page that load the rest */
+#define LIMIT_START 16   /* slots in use before any ghost is found again */
 
 typedef struct page {
     uint64_t pno;
@@ -55,7 +62,10 @@ struct ncs_pc {
     uint64_t next;         /* the block (of the file) after the last miss */
     int run;               /* misses in a row, each starting at next */
     int npages;
+    int limit;             /* slots in use: pages[0 .. limit) */
     page *pages;           /* buffers allocated on first use */
+    uint64_t *ghost;       /* ring of evicted page numbers, npages long */
+    int ghead;             /* its next slot */
     int *hash;             /* page number -> index in pages, -1: empty */
     size_t hmask;
     page *mru;             /* most recently used: checked first */
@@ -131,17 +141,21 @@ int ncsi_pc_new(ncs_io *io, size_t page_size, int npages, ncs_pc **pcp)
     }
     pc->all = ~(uint64_t)0 >> (64 - pc->nblocks);
     pc->npages = npages;
+    pc->limit = npages < LIMIT_START ? npages : LIMIT_START;
     while (hcap < 2 * (size_t)npages)
         hcap *= 2;
     pc->hmask = hcap - 1;
     pc->pages = ncsi_calloc((size_t)npages, sizeof *pc->pages);
     pc->hash = ncsi_malloc(hcap * sizeof *pc->hash);
-    if (pc->pages == NULL || pc->hash == NULL) {
+    pc->ghost = ncsi_malloc((size_t)npages * sizeof *pc->ghost);
+    if (pc->pages == NULL || pc->hash == NULL || pc->ghost == NULL) {
         ncsi_pc_free(pc);
         return NCS_ERR(NCS_ENOMEM);
     }
     for (size_t i = 0; i < hcap; i++)
         pc->hash[i] = -1;
+    for (int i = 0; i < npages; i++)
+        pc->ghost[i] = UINT64_MAX;
     status = ncsi_io_size(io, &pc->lsize);
     if (status != NCS_NOERR) {
         ncsi_pc_free(pc);
@@ -160,6 +174,7 @@ void ncsi_pc_free(ncs_pc *pc)
             free(pc->pages[i].buf);
     free(pc->pages);
     free(pc->hash);
+    free(pc->ghost);
     free(pc);
 }
 
@@ -267,6 +282,28 @@ static int load_blocks(ncs_pc *pc, page *p, uint64_t load)
     return NCS_NOERR;
 }
 
+/* A miss of page pno: when it is one the cache evicted, the cache was too
+ * small for the access, and grows by a slot. */
+static void note_miss(ncs_pc *pc, uint64_t pno)
+{
+    if (pc->limit == pc->npages)
+        return;
+    for (int i = 0; i < pc->npages; i++)
+        if (pc->ghost[i] == pno) {
+            pc->ghost[i] = UINT64_MAX;
+            pc->limit++;
+            return;
+        }
+}
+
+void ncsi_pc_reserve(ncs_pc *pc, int n)
+{
+    if (n > pc->npages)
+        n = pc->npages;
+    if (pc->limit < n)
+        pc->limit = n;
+}
+
 /* The cached page pno with at least its bytes [lo, hi) loaded, loading
  * them (and evicting the least recently used page) when absent.  A
  * partial page that keeps being found (PROMOTE times) is being reused:
@@ -278,7 +315,8 @@ static int page_get_part(ncs_pc *pc, uint64_t pno, size_t lo, size_t hi, page **
     NCSI_ASSERT(lo < hi && hi <= pc->psize);
     if (p == NULL) {
         page *victim = NULL;
-        for (int i = 0; i < pc->npages; i++) {
+        note_miss(pc, pno);
+        for (int i = 0; i < pc->limit; i++) {
             page *q = &pc->pages[i];
             if (!q->valid) {
                 victim = q;
@@ -294,6 +332,8 @@ static int page_get_part(ncs_pc *pc, uint64_t pno, size_t lo, size_t hi, page **
                 return status;
             hash_del(pc, victim);
             victim->valid = 0;
+            pc->ghost[pc->ghead] = victim->pno;
+            pc->ghead = pc->ghead + 1 < pc->npages ? pc->ghead + 1 : 0;
             if (pc->mru == victim) {
                 pc->mru = NULL;
                 pc->win.lo = pc->win.hi = 0;

@@ -23,6 +23,10 @@
  */
 #include "testutil.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #define PROG "slab"
 #define MAXR 4
 
@@ -1351,16 +1355,13 @@ static int proc_io(long long *rchar, long long *syscr)
     return got == 3 ? 0 : -1;
 }
 
-START_TEST(test_sparse_reads)
+/* SC_RECS records of SC_LEN floats, element i of record r holding
+ * r * SC_LEN + i; the variable's id is returned. */
+static int sc_write(const char *path)
 {
-    char path[256];
-    int ncid, d[2], v;
     static float buf[SC_LEN];
-    long long r0, r1, c0, c1, own;
+    int ncid, d[2], v;
     size_t st[2] = {0, 0}, ct[2] = {1, SC_LEN};
-    if (proc_io(&r0, &c0) != 0)
-        return;                                   /* no /proc/self/io: nothing to count */
-    tu_path(path, sizeof path, PROG, "sparse");
     NCS_OK(ncs_create(path, NCS_CLOBBER, &ncid));
     NCS_OK(ncs_def_dim(ncid, "t", NCS_UNLIMITED, &d[0]));
     NCS_OK(ncs_def_dim(ncid, "x", SC_LEN, &d[1]));
@@ -1373,6 +1374,20 @@ START_TEST(test_sparse_reads)
         NCS_OK(ncs_put(ncid, v, st, ct, NULL, NULL, NCS_FLOAT, buf));
     }
     NCS_OK(ncs_close(ncid));
+    return v;
+}
+
+START_TEST(test_sparse_reads)
+{
+    char path[256];
+    int ncid, v;
+    static float buf[SC_LEN];
+    long long r0, r1, c0, c1, own;
+    size_t st[2] = {0, 0}, ct[2] = {1, SC_LEN};
+    if (proc_io(&r0, &c0) != 0)
+        return;                                   /* no /proc/self/io: nothing to count */
+    tu_path(path, sizeof path, PROG, "sparse");
+    v = sc_write(path);
     NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
     /* the cost of reading /proc/self/io itself */
     ck_assert_int_eq(proc_io(&r0, &c0), 0);
@@ -1405,6 +1420,59 @@ START_TEST(test_sparse_reads)
 }
 END_TEST
 
+/* The page cache's size follows the access: a scan of a 4 MB file, which
+ * never comes back to a page, leaves a small cache (the heap grows by
+ * less than 2 MiB, where a cache that kept every page up to its 8 MiB
+ * ceiling grew by 4); a working set of 40 pages visited in turn, more than
+ * the cache starts with, is then served without reading the file. */
+START_TEST(test_pagecache_follows_access)
+{
+#ifdef __GLIBC__
+    char path[256];
+    int ncid, v;
+    long long r0, r1, c0, c1, own;
+    size_t before, after;
+    double sum = 0, want = 0;
+    if (proc_io(&r0, &c0) != 0)
+        return;
+    tu_path(path, sizeof path, PROG, "pcsize");
+    v = sc_write(path);
+    before = mallinfo2().uordblks;
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    for (size_t r = 0; r < SC_RECS; r++)
+        for (size_t i = 0; i < SC_LEN; i++) {
+            size_t idx[2] = {r, i};
+            float x;
+            NCS_OK(ncs_get1(ncid, v, idx, NCS_FLOAT, &x));
+            sum += x;
+            want += (double)(r * SC_LEN + i);
+        }
+    after = mallinfo2().uordblks;
+    ck_assert_msg(sum == want, "scan sum %g, want %g", sum, want);
+    ck_assert_msg(after - before < 2u << 20, "a scan grew the heap by %zu bytes", after - before);
+
+    ck_assert_int_eq(proc_io(&r0, &c0), 0);
+    ck_assert_int_eq(proc_io(&r1, &c1), 0);
+    own = r1 - r0;
+    for (int round = 0; round < 8; round++) {
+        ck_assert_int_eq(proc_io(&r0, &c0), 0);
+        for (size_t r = 0; r < 40; r++) {
+            size_t idx[2] = {r, SC_LEN / 3};
+            float x;
+            NCS_OK(ncs_get1(ncid, v, idx, NCS_FLOAT, &x));
+            ck_assert(x == (float)(r * SC_LEN + SC_LEN / 3));
+        }
+        ck_assert_int_eq(proc_io(&r1, &c1), 0);
+    }
+    /* a block is 4096 bytes; our reads of /proc/self/io vary by a digit */
+    ck_assert_msg(r1 - r0 - own < 64, "the 8th round over 40 pages read %lld bytes",
+                  r1 - r0 - own);
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+#endif
+}
+END_TEST
+
 static Suite *slab_suite(void)
 {
     Suite *s = suite_create("slab");
@@ -1416,6 +1484,7 @@ static Suite *slab_suite(void)
     tcase_add_loop_test(tc, test_mapped_pages, 0, 3);
     tcase_add_test(tc, test_page_straddle);
     tcase_add_test(tc, test_sparse_reads);
+    tcase_add_test(tc, test_pagecache_follows_access);
     suite_add_tcase(s, tc);
     tc = tcase_create("convert");
     tcase_add_loop_test(tc, test_convert_range, 0, NBASIC);

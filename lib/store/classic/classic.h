@@ -164,7 +164,8 @@ void ncsi_ncbuf_free(ncs_ncbuf *b);
 /* ---- an open file's state ----------------------------------------------- */
 
 #define PAGE_SIZE   NCSI_CLASSIC_PAGE
-#define NPAGES      128      /* up to 8 MiB of pages per file, made as used */
+#define NPAGES      128      /* at most 8 MiB of pages per file; the cache grows
+                                 * to it only as its misses ask (pagecache.c) */
 _Static_assert(2 * NCSI_VIEW_MAX < NPAGES, "a view's pages stay cached");
 #define SCRATCH_CAP (256 * 1024)
 

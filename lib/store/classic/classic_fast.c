@@ -484,6 +484,8 @@ int ncsi_cl_view(ncs_file *f, int varid, const size_t *start, const size_t *coun
         from[0] = p + off % PAGE_SIZE;
         return NCS_NOERR;
     }
+    /* each piece may hold a page and its copy across pages load two */
+    ncsi_pc_reserve(cl->pc, 2 * (int)n + 1);
     for (uint64_t i = 0, pno = UINT64_MAX; i < n; i++, off += step) {
         const unsigned char *p;
         if (off / PAGE_SIZE == pno && (off + last) / PAGE_SIZE == pno) {
