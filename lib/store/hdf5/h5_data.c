@@ -11,7 +11,8 @@
  * untouched (storage never allocated under the fill time "never"): a read
  * never returns bytes that were not written or filled.  Chunk loads run
  * outside the chunk cache's lock, on the file's thread or the decoding
- * pool's (chunk_data.c), and call HDF5 only for a chunk's address.
+ * pool's (chunk_data.c): HDF5 reads a chunk's bytes under its own lock,
+ * and the filters decode them after it is released.
  */
 #include "hdf5_store.h"
 
@@ -83,126 +84,43 @@ static int block_io(cvar *v, uint64_t idx, unsigned char *buf, size_t size, int 
     return status;
 }
 
-/* ---- where chunks are -------------------------------------------------------------
- * A chunk's address and stored size come from HDF5's chunk index once and
- * are remembered in its variable's memo, so the chunk's later loads (after
- * the chunk cache evicted it) read the file without HDF5 and its global
- * lock.  The bytes are read through the file driver's own read
- * (ncsi_h5j_read: what HDF5 would read there), and decoded by ncslab, so
- * several threads read and decode chunks at once.  A slot is forgotten
- * when its chunk is stored (HDF5 may move a rewritten chunk), the whole
- * memo when the variable's dataset changes (a redefinition).  No load of
- * a chunk runs while it is stored: the chunk cache holds the chunk's entry
- * from before its load until after its store. */
-struct chunk_addr {
-    uint64_t key;                /* chunk index + 1; 0: empty */
-    uint64_t addr;
-    uint64_t size;
-    unsigned mask;
-};
-
-/* At most this many slots (24 bytes each) per variable. */
-#define MEMO_MAX 8192u
-
-/* Slots for v's chunks: a power of 2, at least as many as the chunks of
- * its present extent, up to MEMO_MAX. */
-static size_t memo_slots(const cvar *v)
-{
-    uint64_t n = 1;
-    size_t slots = 1;
-    for (int d = 0; d < v->ck.ndims && n < MEMO_MAX; d++) {
-        uint64_t g = v->ck.grid[d];
-        if (d == 0 && v->ck.isrec)
-            g = v->extent0 / v->ck.chunk[0] + 1;
-        n *= g;
-    }
-    while (slots < n && slots < MEMO_MAX)
-        slots *= 2;
-    return slots;
-}
-
-/* Where chunk idx (first element at off) is stored: size 0 when nowhere
- * (never written, or HDF5 cannot say: the chunk reads as fill values, as
- * when HDF5 reads it). */
-static void chunk_where(cvar *v, uint64_t idx, const hsize_t *off, struct chunk_addr *w)
-{
-    chunked *cs = v->cs;
-    size_t slots = memo_slots(v);
-    haddr_t addr;
-    hsize_t size;
-    unsigned mask;
-
-    pthread_mutex_lock(&cs->memo_lock);
-    if (v->memo_dset != v->dset || v->nmemo < slots) {
-        free(v->memo);
-        /* without memory for it, HDF5 is asked each time */
-        v->memo = ncsi_calloc(slots, sizeof *v->memo);
-        v->nmemo = v->memo != NULL ? slots : 0;
-        v->memo_dset = v->dset;
-    }
-    if (v->nmemo > 0 && v->memo[idx & (v->nmemo - 1)].key == idx + 1) {
-        *w = v->memo[idx & (v->nmemo - 1)];
-        pthread_mutex_unlock(&cs->memo_lock);
-        return;
-    }
-    pthread_mutex_unlock(&cs->memo_lock);
-    w->size = 0;
-    if (H5Dget_chunk_info_by_coord(v->dset, off, &mask, &addr, &size) < 0 ||
-        addr == HADDR_UNDEF || size == 0)
-        return;
-    *w = (struct chunk_addr){ idx + 1, (uint64_t)addr, (uint64_t)size, mask };
-    pthread_mutex_lock(&cs->memo_lock);
-    if (v->nmemo > 0 && v->memo_dset == v->dset)
-        v->memo[idx & (v->nmemo - 1)] = *w;
-    pthread_mutex_unlock(&cs->memo_lock);
-}
-
-static void memo_forget(cvar *v, uint64_t idx)
-{
-    pthread_mutex_lock(&v->cs->memo_lock);
-    if (v->nmemo > 0 && v->memo[idx & (v->nmemo - 1)].key == idx + 1)
-        v->memo[idx & (v->nmemo - 1)].key = 0;
-    pthread_mutex_unlock(&v->cs->memo_lock);
-}
-
 static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size)
 {
     cvar *v = ncsi_cvar_of(owner);
-    hsize_t off[NCS_MAX_VAR_DIMS];
-    struct chunk_addr w = { 0, 0, 0, 0 };
+    hsize_t off[NCS_MAX_VAR_DIMS], nbytes = 0;
+    uint32_t mask = 0;
     unsigned char *stored;
-    int status;
+    int status = NCS_NOERR;
 
     if (v->blocked && v->dset >= 0)
         return block_io(v, idx, buf, size, 0);
     chunk_offset(v, idx, off);
-    if (v->dset >= 0 && (v->ck.ndims == 0 || off[0] < v->extent0))
-        chunk_where(v, idx, off, &w);
-    if (w.size == 0) {
+    if (v->dset < 0 || (v->ck.ndims > 0 && off[0] >= v->extent0) ||
+        H5Dget_chunk_storage_size(v->dset, off, &nbytes) < 0 || nbytes == 0) {
         ncsi_chunk_fill(&v->ck, buf, size);
         return NCS_NOERR;
     }
     if (v->ck.nf == 0) {
-        if (w.size != size)
+        if (nbytes != size)
             return NCS_ERR(NCS_EHDFERR);
-        status = ncsi_h5j_read(v->cs->journal, w.addr, size, buf);
+        if (H5Dread_chunk(v->dset, H5P_DEFAULT, off, &mask, buf) < 0)
+            return NCS_ERR(NCS_EHDFERR);
     } else {
-        /* a stored size the file cannot hold is not allocated for */
-        status = ncsi_h5j_read(v->cs->journal, w.addr, (size_t)w.size, NULL);
-        if (status != NCS_NOERR)
-            return status;
-        stored = ncsi_malloc((size_t)w.size);
+        stored = ncsi_malloc((size_t)nbytes);
         if (stored == NULL)
             return NCS_ERR(NCS_ENOMEM);
-        status = ncsi_h5j_read(v->cs->journal, w.addr, (size_t)w.size, stored);
-        if (status == NCS_NOERR)
-            status = ncsi_filters_decode(v->ck.pipe, v->ck.nf, w.mask, v->ck.esz, stored,
-                                         (size_t)w.size, buf, size);
+        if (H5Dread_chunk(v->dset, H5P_DEFAULT, off, &mask, stored) < 0)
+            status = NCS_ERR(NCS_EHDFERR);
+        else
+            status = ncsi_filters_decode(v->ck.pipe, v->ck.nf, mask, v->ck.esz, stored,
+                                         (size_t)nbytes, buf, size);
         free(stored);
+        if (status != NCS_NOERR)
+            return status;
     }
-    if (status == NCS_NOERR && v->ck.swap)
+    if (v->ck.swap)
         ncsi_chunk_swap(buf, size, v->ck.esz);
-    return status;
+    return NCS_NOERR;
 }
 
 static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size_t size)
@@ -231,7 +149,6 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
     }
     if (status == NCS_NOERR && H5Dwrite_chunk(v->dset, H5P_DEFAULT, 0, off, n, data) < 0)
         status = NCS_ERR(NCS_EHDFERR);
-    memo_forget(v, idx);
     free(out);
     free(tmp);
     return status;

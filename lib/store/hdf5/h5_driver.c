@@ -568,28 +568,6 @@ static herr_t jv_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, s
     return status == NCS_NOERR ? 0 : -1;
 }
 
-/* The chunk path's read (h5_data.c), outside HDF5's lock: a read-only
- * file's state never changes after the open (its journal, if any, was
- * loaded then), so only a writable one takes the file's mutex. */
-int ncsi_h5j_read(void *handle, uint64_t addr, size_t size, void *buf)
-{
-    jfile *f = handle;
-    int status;
-    if (f->writable)
-        pthread_mutex_lock(&f->lock);
-    if (addr > f->eof || size > f->eof - addr)
-        status = NCS_ERR(NCS_EHDFERR);
-    else if (buf == NULL)
-        status = NCS_NOERR;
-    else
-        status = read_full(f, buf, size, addr);
-    if (status == NCS_NOERR && buf != NULL && f->npages > 0)
-        overlay(f, addr, size, buf, NULL);
-    if (f->writable)
-        pthread_mutex_unlock(&f->lock);
-    return status;
-}
-
 /* Defers [addr, addr+size), below f->committed, into pages. */
 static int defer(jfile *f, H5FD_mem_t type, uint64_t addr, size_t size,
                  const unsigned char *buf)

@@ -49,12 +49,8 @@
     X(H5Awrite) \
     X(H5Dclose) \
     X(H5Dcreate2) \
-    X(H5Dget_chunk_info) \
-    X(H5Dget_chunk_info_by_coord) \
     X(H5Dget_chunk_storage_size) \
     X(H5Dget_create_plist) \
-    X(H5Dget_num_chunks) \
-    X(H5Dget_offset) \
     X(H5Dget_space) \
     X(H5Dget_space_status) \
     X(H5Dget_type) \
@@ -68,7 +64,6 @@
     X(H5Fclose) \
     X(H5Fcreate) \
     X(H5Fflush) \
-    X(H5Fget_intent) \
     X(H5Fget_vfd_handle) \
     X(H5Fopen) \
     X(H5Ldelete) \
@@ -182,12 +177,8 @@ int ncsi_nc4_init(void);
 #define H5Awrite NCSI_H5_USE(H5Awrite)
 #define H5Dclose NCSI_H5_USE(H5Dclose)
 #define H5Dcreate2 NCSI_H5_USE(H5Dcreate2)
-#define H5Dget_chunk_info NCSI_H5_USE(H5Dget_chunk_info)
-#define H5Dget_chunk_info_by_coord NCSI_H5_USE(H5Dget_chunk_info_by_coord)
 #define H5Dget_chunk_storage_size NCSI_H5_USE(H5Dget_chunk_storage_size)
 #define H5Dget_create_plist NCSI_H5_USE(H5Dget_create_plist)
-#define H5Dget_num_chunks NCSI_H5_USE(H5Dget_num_chunks)
-#define H5Dget_offset NCSI_H5_USE(H5Dget_offset)
 #define H5Dget_space NCSI_H5_USE(H5Dget_space)
 #define H5Dget_space_status NCSI_H5_USE(H5Dget_space_status)
 #define H5Dget_type NCSI_H5_USE(H5Dget_type)
@@ -201,7 +192,6 @@ int ncsi_nc4_init(void);
 #define H5Fclose NCSI_H5_USE(H5Fclose)
 #define H5Fcreate NCSI_H5_USE(H5Fcreate)
 #define H5Fflush NCSI_H5_USE(H5Fflush)
-#define H5Fget_intent NCSI_H5_USE(H5Fget_intent)
 #define H5Fget_vfd_handle NCSI_H5_USE(H5Fget_vfd_handle)
 #define H5Fopen NCSI_H5_USE(H5Fopen)
 #define H5Ldelete NCSI_H5_USE(H5Ldelete)

@@ -76,7 +76,6 @@ cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims)
     v->cs = cs;
     v->varid = varid;
     v->dset = -1;
-    v->memo_dset = -1;
     v->scale_dim = -1;
     cs->vars[varid] = v;
     if (varid >= cs->nvars)
@@ -89,7 +88,6 @@ static void cvar_free(cvar *v)
     if (v == NULL)
         return;
     free(v->h5name);
-    free(v->memo);
     free(v);
 }
 
@@ -394,7 +392,6 @@ static int ch_new_state(ncs_file *f, hid_t fid)
         return NCS_ERR(NCS_ENOMEM);
     cs->fid = fid;
     cs->journal = journal;
-    pthread_mutex_init(&cs->memo_lock, NULL);
     ncsi_h5j_limit(journal, ncsi_cache_budget());
     cs->version = 4;
     f->state = cs;
@@ -414,7 +411,6 @@ static void ch_free_state(ncs_file *f)
         free(cs->dimnames[d]);
     free(cs->dimnames);
     free(cs->dimds);
-    pthread_mutex_destroy(&cs->memo_lock);
     free(cs);
     f->state = NULL;
 }

@@ -38,7 +38,6 @@
 #include "chunk.h"
 #include "io.h"
 #include <hdf5.h>
-#include <pthread.h>
 #include <hdf5_hl.h>
 #include "h5_load.h"
 
@@ -80,12 +79,6 @@ typedef struct cvar {
      * written with HDF5 selections), so small requests are served from
      * memory */
     int blocked;
-    /* where chunks are in the file, as HDF5's index said (h5_data.c):
-     * direct mapped by chunk index, nmemo slots (0: none yet), for
-     * dataset memo_dset; under cs->memo_lock */
-    struct chunk_addr *memo;
-    size_t nmemo;
-    hid_t memo_dset;
     uint64_t dimv[];             /* storage of the arrays of the cvar and ck */
 } cvar;
 
@@ -107,9 +100,6 @@ struct chunked {
     int nofill;                  /* NCS_NOFILL when the layout was made */
     int strict;                  /* classic-model file: _nc3_strict */
     int version;
-    /* guards the cvars' memo: a chunk is stored by whichever thread
-     * evicts it while the file's own thread or the decoding pool loads */
-    pthread_mutex_t memo_lock;
 };
 
 /* The NAME attribute of a dimension's own dataset (no coordinate
@@ -162,12 +152,6 @@ void *ncsi_h5j_handle(hid_t fid);
  * or an errno value; on failure the previous commit still holds and the
  * writes stay pending. */
 int  ncsi_h5j_commit(void *handle, int durable);
-/* Reads size bytes at addr as HDF5 would see them (the deferred pages
- * over the file's bytes), without HDF5 and its lock: for chunks at the
- * addresses HDF5's chunk index gives.  NCS_EHDFERR when the range is not
- * inside the file, or the byte I/O's error.  With buf NULL, only checks
- * the range (before allocating for it). */
-int  ncsi_h5j_read(void *handle, uint64_t addr, size_t size, void *buf);
 /* How many bytes of chunks rewritten in place (pages the committed state
  * holds) the driver keeps in memory until the next commit; past that, raw
  * data go to the file directly.  0 until set. */
