@@ -201,19 +201,7 @@ static int add(app_engine *v, int n, const ti_lib *lib, int kind, const ti_optio
     app_engine *e = &v[n];
     memset(e, 0, sizeof *e);
     e->lib = lib;
-    e->layout.kind = kind;
-    e->layout.format = o->format;
-    if (kind == TI_CHUNKED) {
-        char shape[64];
-        e->layout.rank = o->ndims;
-        memcpy(e->layout.chunks, o->chunkshapes[0], sizeof e->layout.chunks);
-        ti_chunk_str(o->ndims, e->layout.chunks, shape, sizeof shape);
-        snprintf(e->layout.label, sizeof e->layout.label, "chunks %s", shape);
-    } else {
-        snprintf(e->layout.label, sizeof e->layout.label,
-                 kind == TI_CONTIGUOUS ? "cdf%d" : kind == TI_RESIDENT ? "resident" : "raw",
-                 o->format);
-    }
+    ti_layout_init(&e->layout, kind, o->format, o->ndims, o->chunkshapes[0]);
     ti_engine_name(e->label, sizeof e->label, lib ? lib->name : "write(2)", e->layout.label);
     return n + 1;
 }

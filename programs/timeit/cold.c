@@ -168,17 +168,7 @@ static void add_engine(cold_engine *es, int *n, const ti_options *o, const ti_li
     cold_engine *e = &es[*n];
     memset(e, 0, sizeof *e);
     e->lib = lib;
-    e->layout.kind = kind;
-    e->layout.format = o->format;
-    if (kind == TI_CHUNKED) {
-        char shape[64];
-        e->layout.rank = o->ndims;
-        memcpy(e->layout.chunks, chunks, sizeof e->layout.chunks);
-        ti_chunk_str(o->ndims, chunks, shape, sizeof shape);
-        snprintf(e->layout.label, sizeof e->layout.label, "chunks %s", shape);
-    } else {
-        snprintf(e->layout.label, sizeof e->layout.label, "cdf%d", o->format);
-    }
+    ti_layout_init(&e->layout, kind, o->format, o->ndims, chunks);
     ti_engine_name(e->label, sizeof e->label, lib->name, e->layout.label);
     e->reference = lib == &ti_lib_netcdf && kind == TI_CONTIGUOUS;
     for (int f = 0; f < 2; f++) {

@@ -45,21 +45,9 @@ static ti_engine *add_engine(ti_suite *s, const ti_lib *lib, int kind, const siz
     e = &s->engines[s->nengines];
     memset(e, 0, sizeof *e);
     e->lib = lib;
-    e->layout.kind = kind;
-    e->layout.format = o->format;
+    ti_layout_init(&e->layout, kind, o->format, o->ndims, chunks);
     e->ncid = -1;
     e->fd = -1;
-    if (kind == TI_CHUNKED) {
-        char shape[64];
-        e->layout.rank = o->ndims;
-        memcpy(e->layout.chunks, chunks, sizeof e->layout.chunks);
-        ti_chunk_str(o->ndims, chunks, shape, sizeof shape);
-        snprintf(e->layout.label, sizeof e->layout.label, "chunks %s", shape);
-    } else if (kind == TI_CONTIGUOUS) {
-        snprintf(e->layout.label, sizeof e->layout.label, "cdf%d", o->format);
-    } else {
-        snprintf(e->layout.label, sizeof e->layout.label, "resident");
-    }
     ti_engine_name(e->label, sizeof e->label, lib->name, e->layout.label);
     snprintf(e->path, sizeof e->path, "%s/e%02d.nc", o->dir, s->nengines);
     e->reference = lib == &ti_lib_netcdf && kind == TI_CONTIGUOUS;

@@ -179,6 +179,10 @@ void ti_shape_str(int n, const long *v, char *out, size_t outlen);
 void ti_chunk_str(int n, const size_t *v, char *out, size_t outlen);
 /* "<lib> <layout>", the name of an engine (out: at least 128 bytes) */
 void ti_engine_name(char *out, size_t outlen, const char *lib, const char *layout);
+/* A layout of kind (TI_CONTIGUOUS, TI_CHUNKED with rank chunk sizes,
+ * TI_RESIDENT, or anything else for a raw file) and its label: "cdf1",
+ * "chunks 1x20x30x40", "resident", "raw". */
+void ti_layout_init(ti_layout *l, int kind, int format, int rank, const size_t *chunks);
 
 /* ---- chart ----------------------------------------------------------------- */
 /* A grouped bar chart, stacked panels sharing one legend: in each panel,

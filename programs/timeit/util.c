@@ -95,6 +95,24 @@ void ti_engine_name(char *out, size_t outlen, const char *lib, const char *layou
     snprintf(out, outlen, "%.31s %.95s", lib, layout);
 }
 
+void ti_layout_init(ti_layout *l, int kind, int format, int rank, const size_t *chunks)
+{
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->format = format;
+    if (kind == TI_CHUNKED) {
+        char shape[64];
+        l->rank = rank;
+        memcpy(l->chunks, chunks, sizeof l->chunks);
+        ti_chunk_str(rank, chunks, shape, sizeof shape);
+        snprintf(l->label, sizeof l->label, "chunks %s", shape);
+    } else {
+        snprintf(l->label, sizeof l->label,
+                 kind == TI_CONTIGUOUS ? "cdf%d" : kind == TI_RESIDENT ? "resident" : "raw",
+                 format);
+    }
+}
+
 int ti_define_vars(const ti_lib *lib, int ncid, const ti_options *o, const ti_layout *layout,
                    int *varids, const char **stepp)
 {
