@@ -28,8 +28,8 @@
 #ifndef NCS_H5_LOAD_H
 #define NCS_H5_LOAD_H
 
-#if H5_VERS_MAJOR != 1 || H5_VERS_MINOR < 10 || (H5_VERS_MINOR == 10 && H5_VERS_RELEASE < 5)
-#error "HDF5 1.10.5 or later is required"
+#if H5_VERS_MAJOR != 1 || H5_VERS_MINOR < 10 || (H5_VERS_MINOR == 10 && H5_VERS_RELEASE < 3)
+#error "HDF5 1.10.3 or later is required"
 #endif
 
 /* HDF5's library: functions, then data. */
