@@ -441,7 +441,11 @@ int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
 void ncs_reset_cache_stats(void);
 /* The decoding pool: how many threads (the calling one included) load the
  * compressed chunks of one ncs_get that spans several of them not in the
- * cache, so that they are decoded on several cores at once.  The default
+ * cache, so that they are decoded on several cores at once.  The same
+ * threads encode the compressed chunks an ncs_put spanning several chunks
+ * covers whole: those are written to the file, encoded several at once,
+ * before the put returns (they stay cached, clean), and the cache's
+ * flush and close write back their dirty chunks likewise.  The default
  * is NCSLAB_DECODE_THREADS from the environment when set, else the number
  * of online processors; 1 reads every chunk on the calling thread.  The
  * pool's threads start with the first read that uses them and serve one

@@ -11,6 +11,12 @@
  *             shuffle and Fletcher-32 variables, each from a cold cache,
  *             give the values their coordinates encode with pools of 1,
  *             2 and 4 threads
+ *   encode    with a pool of several threads, a put spanning several
+ *             compressed chunks writes the chunks it covers whole before
+ *             it returns (encoded on the pool: the cache's bytes written
+ *             count them), a put covering chunks in part leaves them to
+ *             the close; with one thread neither writes; every file
+ *             reads back the values their coordinates encode
  *   badchunk  a chunk whose Fletcher-32 no longer matches fails a read
  *             through the pool with the error of the serial read, and
  *             reads that avoid it still succeed
@@ -200,6 +206,76 @@ static int test_pool(void)
     return 0;
 }
 
+/* The whole of "z" and "f" of a new file written with a pool of n
+ * threads, then rows 1-3 again (in part of the first row of chunks);
+ * *whole and *part are the decoded bytes the cache wrote by the end of
+ * each put. */
+static int write_with(int n, const char *file, unsigned long long *whole,
+                      unsigned long long *part)
+{
+    int ncid, dims[2], v[2], *buf = malloc(sizeof(int) * NR * NC);
+    size_t ch[2] = { CR, CC }, start[2] = { 1, 0 }, count[2] = { 3, NC };
+    unsigned long long w;
+    if (buf == NULL)
+        return 1;
+    CHECK(ncs_set_decode_threads(n));
+    CHECK(ncs_create(file, NCS_NETCDF4 | NCS_CLASSIC_MODEL | NCS_CLOBBER, &ncid));
+    CHECK(ncs_def_dim(ncid, "r", NR, &dims[0]));
+    CHECK(ncs_def_dim(ncid, "c", NC, &dims[1]));
+    CHECK(ncs_def_var(ncid, "z", NCS_INT, 2, dims, &v[0]));
+    CHECK(ncs_def_var(ncid, "f", NCS_INT, 2, dims, &v[1]));
+    for (int k = 0; k < 2; k++)
+        CHECK(ncs_def_var_chunking(ncid, v[k], NCS_CHUNKED, ch));
+    CHECK(ncs_def_var_deflate(ncid, v[0], 1, 1, 1));
+    CHECK(ncs_def_var_fletcher32(ncid, v[1], 1));
+    CHECK(ncs_enddef(ncid));
+    for (size_t i = 0; i < NR; i++)
+        for (size_t j = 0; j < NC; j++)
+            buf[i * NC + j] = expect(i, j);
+    ncs_reset_cache_stats();
+    for (int k = 0; k < 2; k++)
+        CHECK(ncs_put(ncid, v[k], NULL, NULL, NULL, NULL, NCS_INT, buf));
+    CHECK(ncs_inq_cache_stats(NULL, NULL, NULL, NULL, whole));
+    ncs_reset_cache_stats();
+    for (int k = 0; k < 2; k++)
+        CHECK(ncs_put(ncid, v[k], start, count, NULL, NULL, NCS_INT, buf + NC));
+    CHECK(ncs_inq_cache_stats(NULL, NULL, NULL, NULL, &w));
+    *part = w;
+    CHECK(ncs_close(ncid));
+    free(buf);
+    return 0;
+}
+
+static int test_encode(void)
+{
+    static const int sizes[] = { 1, 2, 4 };
+    char file[80];
+    snprintf(file, sizeof file, "encode_%ld.nc", (long)getpid());
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        unsigned long long whole = 0, part = 0, all = 2ull * NR * NC * sizeof(int);
+        int ncid, varid;
+        char what[64];
+        if (write_with(sizes[k], file, &whole, &part) != 0)
+            return 1;
+        if (whole != (sizes[k] > 1 ? all : 0))
+            failed("encode: bytes written by whole-chunk puts, pool size", (long)whole,
+                   sizes[k]);
+        if (part != 0)
+            failed("encode: bytes written by partial puts, pool size", (long)part,
+                   sizes[k]);
+        for (int v = 0; v < 2; v++) {
+            snprintf(what, sizeof what, "encode: written by a pool of %d, var %d",
+                     sizes[k], v);
+            CHECK(ncs_open(file, NCS_NOWRITE, &ncid));
+            CHECK(ncs_inq_varid(ncid, v == 0 ? "z" : "f", &varid));
+            check_all(ncid, varid, NULL, what);
+            CHECK(ncs_close(ncid));
+        }
+    }
+    unlink(file);
+    return 0;
+}
+
 /* Flips a byte of chunk (2, 3) of "f" in the file: the stored chunk is
  * its raw ints, found by the bytes of its first row. */
 static int corrupt_chunk(void)
@@ -292,7 +368,7 @@ int main(void)
 {
     snprintf(path, sizeof path, "decode_%ld.nc", (long)getpid());
     if (make_file() != 0 || test_api() != 0 || test_rewrite() != 0 || test_pool() != 0 ||
-        test_badchunk() != 0)
+        test_encode() != 0 || test_badchunk() != 0)
         nfail++;
     printf("check_decode: %d failures\n", nfail);
     if (nfail == 0)

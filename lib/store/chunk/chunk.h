@@ -33,10 +33,20 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
 
 /* ---- chunk cache (chunkcache.c) -------------------------------------------------
  * Owners (one per chunked variable) supply load and store callbacks; load
- * fills a whole decoded chunk (fill values where nothing is stored). */
+ * fills a whole decoded chunk (fill values where nothing is stored).
+ * encode and write are optional, both or neither: encode turns a decoded
+ * chunk into the bytes stored (*out a new buffer the cache frees, or NULL
+ * when buf itself is stored, *outn their length), touching nothing but
+ * its arguments and the owner's fixed description, so that the cache may
+ * run it on the pool's threads for several chunks at once; write stores
+ * those bytes as chunk idx.  Without them the cache calls store, which
+ * does both, one chunk at a time. */
 typedef struct ncs_chunk_ops {
     int (*load)(void *owner, uint64_t idx, unsigned char *buf, size_t size);
     int (*store)(void *owner, uint64_t idx, const unsigned char *buf, size_t size);
+    int (*encode)(void *owner, const unsigned char *buf, size_t size,
+                  unsigned char **out, size_t *outn);
+    int (*write)(void *owner, uint64_t idx, const unsigned char *data, size_t n);
 } ncs_chunk_ops;
 typedef struct ncs_cache_counters {
     unsigned long long hits, misses, evictions, bytes_read, bytes_written;
@@ -59,6 +69,11 @@ void ncsi_cache_unpin(void *owner, uint64_t idx);
 /* Whether chunk idx of owner is in the cache (or being loaded). */
 int  ncsi_cache_has(void *owner, uint64_t idx);
 int  ncsi_cache_flush(void *owner);
+/* Writes back chunks idx[0..n) of owner that are cached, dirty and held by
+ * no one, encoding them at once on the pool's threads when the store has
+ * the encode slot; they stay cached, clean.  The first error is returned
+ * (that chunk and those after it stay dirty). */
+int  ncsi_cache_write_back(void *owner, const uint64_t *idx, size_t n);
 int  ncsi_cache_drop(void *owner, int writeback);
 /* ncsi_cache_drop of each of owners[0..n), in that order, in one pass */
 int  ncsi_cache_drop_all(void *const *owners, size_t n, int writeback);

@@ -166,6 +166,15 @@ static int spans_chunks(const ncs_chunkvar *ck, const ncs_slab *s)
     return 0;
 }
 
+/* ---- a large write's compressed chunks, encoded on several cores ----------------
+ * A put of a compressed variable that spans several chunks lists the
+ * chunks it overwrites whole; each PUT_GROUP of them, and those left at
+ * the end, are written back at once (ncsi_cache_write_back), so that the
+ * pool encodes them together rather than eviction encoding one at a time
+ * on the calling thread.  They stay in the cache, clean.  Chunks the put
+ * only changes in part stay dirty, for later puts to complete. */
+#define PUT_GROUP 16
+
 /* One request's walk: chunkp is the chunk (or dense buffer) being moved,
  * mbase the memory offset, in elements, of its part's first element. */
 typedef struct cx {
@@ -178,6 +187,8 @@ typedef struct cx {
     int put;
     int erange;
     int version;
+    uint64_t *done;              /* a compressed put's whole chunks, or NULL */
+    size_t ndone;
 } cx;
 
 /* The walk of chunk_part_pooled: s the request, ahead the pool's lists. */
@@ -274,6 +285,13 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     x->mbase = moff;
     status = ncsi_slab_blocks(sub, ck->cdsz, block_in_chunk, x);
     ncsi_cache_release(ref);
+    if (status == NCS_NOERR && mode == NCSI_CACHE_OVERWRITE && x->done != NULL) {
+        x->done[x->ndone++] = idx;
+        if (x->ndone == PUT_GROUP) {
+            status = ncsi_cache_write_back(ck, x->done, x->ndone);
+            x->ndone = 0;
+        }
+    }
     return status;
 }
 
@@ -306,7 +324,7 @@ static int chunk_part_pooled(void *ctx, const uint64_t *ccoord, const ncs_slab *
 __attribute__((noinline)) static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype,
                                           unsigned char *buf, int put, int version)
 {
-    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version };
+    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version, NULL, 0 };
     int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
@@ -321,7 +339,8 @@ __attribute__((noinline)) static int get_compressed(ncs_chunkvar *ck, const ncs_
     int status;
     if (ncsi_pool_size() < 2 || !spans_chunks(ck, s))
         return move(ck, s, memtype, buf, 0, version);
-    cx_pooled x = { { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0, version }, 0,
+    cx_pooled x = { { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0, version,
+                      NULL, 0 }, 0,
                     0, s, NULL };
     status = ncsi_slab_chunks(s, ck->chunk, chunk_part_pooled, &x);
     if (x.ahead != NULL)
@@ -338,9 +357,29 @@ int ncsi_chunk_get(ncs_chunkvar *ck, const ncs_slab *s, int memtype, void *buf, 
     return move(ck, s, memtype, buf, 0, version);
 }
 
+/* A put of a compressed variable spanning several chunks, with several pool
+ * threads: its whole chunks written back in groups as the walk completes
+ * them. */
+__attribute__((noinline)) static int put_compressed(ncs_chunkvar *ck, const ncs_slab *s,
+                                                    int memtype, const void *buf,
+                                                    int version)
+{
+    uint64_t done[PUT_GROUP];
+    cx x = { ck, memtype, ncsi_type_size(memtype), (unsigned char *)buf, NULL, 0, 1, 0,
+             version, done, 0 };
+    int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
+    if (status == NCS_NOERR && x.ndone > 0)
+        status = ncsi_cache_write_back(ck, x.done, x.ndone);
+    if (status == NCS_NOERR && x.erange)
+        status = NCS_ERANGE;
+    return status;
+}
+
 int ncsi_chunk_put(ncs_chunkvar *ck, const ncs_slab *s, int memtype, const void *buf,
                    int version)
 {
+    if (ck->nf > 0 && ncsi_pool_size() >= 2 && spans_chunks(ck, s))
+        return put_compressed(ck, s, memtype, buf, version);
     /* a put only reads buf: move() writes through it for gets alone */
     return move(ck, s, memtype, (unsigned char *)buf, 1, version);
 }
@@ -351,7 +390,7 @@ int ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64
 {
     /* runs never reach the cache, so ck is only read */
     cx x = { (ncs_chunkvar *)ck, memtype, ncsi_type_size(memtype), buf, tmp, 0, put, 0,
-             version };
+             version, NULL, 0 };
     int status = ncsi_slab_runs(dense, dsz, run_in_chunk, &x);
     if (x.erange)
         *erange = 1;

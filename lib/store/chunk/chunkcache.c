@@ -203,6 +203,81 @@ static int write_back(entry *e)
     return status;
 }
 
+/* ---- write-back in batches ------------------------------------------------
+ * Dirty entries whose store has the encode and write slots are encoded on
+ * the pool's threads at once (filters are most of a compressed write's
+ * time), then written one by one in the order given, on this thread, with
+ * the lock held throughout, as write_back would.  The entries given are
+ * live and not held by anyone, so nothing changes their data meanwhile. */
+#define BATCH_MAX 16
+
+typedef struct batch {
+    entry *e[BATCH_MAX];
+    unsigned char *out[BATCH_MAX];
+    size_t outn[BATCH_MAX];
+    int status[BATCH_MAX];
+} batch;
+
+static void encode_one(void *arg, size_t i)
+{
+    batch *b = arg;
+    entry *e = b->e[i];
+    b->status[i] = e->ops->encode(e->owner, e->data, e->size, &b->out[i], &b->outn[i]);
+}
+
+/* Writes back the dirty entries of l[0..n), n <= BATCH_MAX, in that order,
+ * stopping at the first error (that entry and the ones after it stay
+ * dirty). */
+static int write_back_group(entry **l, size_t n)
+{
+    batch b;
+    size_t m = 0, j = 0;
+    int status = NCS_NOERR;
+    NCSI_ASSERT(n <= BATCH_MAX);
+    for (size_t i = 0; i < n; i++)
+        if (l[i]->dirty && l[i]->ops->encode != NULL)
+            b.e[m++] = l[i];
+    if (m < 2 || ncsi_pool_size() < 2) {
+        for (size_t i = 0; i < n && status == NCS_NOERR; i++)
+            status = write_back(l[i]);
+        return status;
+    }
+    ncsi_pool_run(encode_one, &b, m);
+    for (size_t i = 0; i < n && status == NCS_NOERR; i++) {
+        entry *e = l[i];
+        if (!e->dirty)
+            continue;
+        if (e->ops->encode == NULL) {
+            status = write_back(e);
+            continue;
+        }
+        NCSI_ASSERT(j < m && b.e[j] == e);
+        status = b.status[j];
+        if (status == NCS_NOERR)
+            status = e->ops->write(e->owner, e->idx, b.out[j] ? b.out[j] : e->data,
+                                   b.outn[j]);
+        if (status == NCS_NOERR) {
+            e->dirty = 0;
+            counters.bytes_written += e->size;
+        }
+        j++;
+    }
+    for (j = 0; j < m; j++)
+        if (b.status[j] == NCS_NOERR)
+            free(b.out[j]);
+    return status;
+}
+
+/* As write_back_group for any n, BATCH_MAX entries at a time, so that the
+ * encoded copies held at once stay few. */
+static int write_back_batch(entry **l, size_t n)
+{
+    int status = NCS_NOERR;
+    for (size_t i = 0; i < n && status == NCS_NOERR; i += BATCH_MAX)
+        status = write_back_group(l + i, n - i < BATCH_MAX ? n - i : BATCH_MAX);
+    return status;
+}
+
 /* Removes e's data from the cache; a dirty entry is written back first
  * (on a write error it stays cached and dirty, so nothing is lost).  With
  * as_ghost the key stays behind as a ghost, otherwise e is freed. */
@@ -452,9 +527,27 @@ int ncsi_cache_flush(void *owner)
     pthread_mutex_lock(&lock);
     status = collect(owner, &l, &n);
     if (status == NCS_NOERR) {
-        for (size_t i = 0; i < n && status == NCS_NOERR; i++)
-            status = write_back(l[i]);
+        status = write_back_batch(l, n);
         free(l);
+    }
+    pthread_mutex_unlock(&lock);
+    return status;
+}
+
+int ncsi_cache_write_back(void *owner, const uint64_t *idx, size_t n)
+{
+    int status = NCS_NOERR;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < n && status == NCS_NOERR; i += BATCH_MAX) {
+        entry *l[BATCH_MAX];
+        size_t k = 0;
+        for (size_t j = i; j < n && j < i + BATCH_MAX; j++) {
+            entry **slot = slot_of(owner, idx[j]);
+            if (slot != NULL && (*slot)->state == LIVE && (*slot)->pins == 0 &&
+                (*slot)->dirty)
+                l[k++] = *slot;
+        }
+        status = write_back_group(l, k);
     }
     pthread_mutex_unlock(&lock);
     return status;
@@ -528,6 +621,15 @@ int ncsi_cache_drop_all(void *const *owners, size_t n, int writeback)
     if (status == NCS_NOERR) {
         if (k > 1)
             qsort(items, k, sizeof *items, by_pos_index);
+        /* encode the dirty ones together first (their errors come back
+         * from evict below, which tries them again) */
+        for (size_t i = 0; writeback && i < k; i += BATCH_MAX) {
+            entry *l[BATCH_MAX];
+            size_t g = k - i < BATCH_MAX ? k - i : BATCH_MAX;
+            for (size_t j = 0; j < g; j++)
+                l[j] = items[i + j].e;
+            write_back_group(l, g);
+        }
         for (size_t i = 0; i < k; i++) {
             int s = evict(items[i].e, writeback, 0);
             if (s != NCS_NOERR) {

@@ -123,18 +123,22 @@ static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size
     return NCS_NOERR;
 }
 
-static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size_t size)
+/* The bytes stored for a decoded chunk: byte-swapped to the file's order
+ * and through the filters; *out NULL when they are buf's own (always for a
+ * blocked variable: block_io hands HDF5 the native elements).  Reads only
+ * the variable's fixed description, so chunks encode on several threads. */
+static int chunk_encode(void *owner, const unsigned char *buf, size_t size,
+                        unsigned char **out, size_t *outn)
 {
     cvar *v = ncsi_cvar_of(owner);
-    hsize_t off[NCS_MAX_VAR_DIMS];
-    unsigned char *tmp = NULL, *out = NULL;
+    unsigned char *tmp = NULL;
     const unsigned char *data = buf;
-    size_t n = size;
     int status = NCS_NOERR;
 
+    *out = NULL;
+    *outn = size;
     if (v->blocked)
-        return block_io(v, idx, (unsigned char *)buf, size, 1);
-    chunk_offset(v, idx, off);
+        return NCS_NOERR;
     if (v->ck.swap) {
         tmp = ncsi_malloc(size);
         if (tmp == NULL)
@@ -144,19 +148,42 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
         data = tmp;
     }
     if (v->ck.nf > 0) {
-        status = ncsi_filters_encode(v->ck.pipe, v->ck.nf, v->ck.esz, data, size, &out, &n);
-        data = out;
+        status = ncsi_filters_encode(v->ck.pipe, v->ck.nf, v->ck.esz, data, size, out, outn);
+        free(tmp);
+    } else {
+        *out = tmp;
     }
-    if (status == NCS_NOERR && H5Dwrite_chunk(v->dset, H5P_DEFAULT, 0, off, n, data) < 0)
-        status = NCS_ERR(NCS_EHDFERR);
+    return status;
+}
+
+static int chunk_write(void *owner, uint64_t idx, const unsigned char *data, size_t n)
+{
+    cvar *v = ncsi_cvar_of(owner);
+    hsize_t off[NCS_MAX_VAR_DIMS];
+    if (v->blocked)
+        return block_io(v, idx, (unsigned char *)data, n, 1);
+    chunk_offset(v, idx, off);
+    if (H5Dwrite_chunk(v->dset, H5P_DEFAULT, 0, off, n, data) < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    return NCS_NOERR;
+}
+
+static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size_t size)
+{
+    unsigned char *out = NULL;
+    size_t n;
+    int status = chunk_encode(owner, buf, size, &out, &n);
+    if (status == NCS_NOERR)
+        status = chunk_write(owner, idx, out != NULL ? out : buf, n);
     free(out);
-    free(tmp);
     return status;
 }
 
 const ncs_chunk_ops ncsi_h5_chunk_ops = {
     .load = chunk_load,
     .store = chunk_store,
+    .encode = chunk_encode,
+    .write = chunk_write,
 };
 
 /* ---- HDF5's own path, for layouts ncslab does not move itself ------------------------ */
