@@ -4,9 +4,12 @@
 # ncslab-copy, nccopy and (for the rechunking) h5repack, every output's
 # values compared with the input's through netCDF-C, and the rechunking
 # within the memory budget run too.  A wrong value or a failed conversion
-# fails the test; the times are printed, not judged.  Skips without nccopy.
+# fails the test; the times are printed, not judged.  Skips without
+# nccopy, /usr/bin/time or bc.
 # Run by `make check` from the top build directory.
 top_builddir=${top_builddir:-.}
 srcdir=${srcdir:-.}
-command -v nccopy >/dev/null 2>&1 || { echo "SKIP: nccopy not found"; exit 77; }
+for tool in nccopy /usr/bin/time bc; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
+done
 NCSLAB_BUILD_DIR=$(cd "$top_builddir" && pwd) exec "$srcdir/scripts/copybench" --short --no-make
