@@ -539,7 +539,7 @@ int ncsi_cache_write_back(void *owner, const uint64_t *idx, size_t n)
     int status = NCS_NOERR;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < n && status == NCS_NOERR; i += BATCH_MAX) {
-        entry *l[BATCH_MAX];
+        entry *l[BATCH_MAX] = { NULL };
         size_t k = 0;
         for (size_t j = i; j < n && j < i + BATCH_MAX; j++) {
             entry **slot = slot_of(owner, idx[j]);
@@ -624,7 +624,7 @@ int ncsi_cache_drop_all(void *const *owners, size_t n, int writeback)
         /* encode the dirty ones together first (their errors come back
          * from evict below, which tries them again) */
         for (size_t i = 0; writeback && i < k; i += BATCH_MAX) {
-            entry *l[BATCH_MAX];
+            entry *l[BATCH_MAX] = { NULL };
             size_t g = k - i < BATCH_MAX ? k - i : BATCH_MAX;
             for (size_t j = 0; j < g; j++)
                 l[j] = items[i + j].e;
