@@ -382,6 +382,17 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
 int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf);
 int ncs_put1(int ncid, int varid, const size_t *index, int memtype,
              const void *buf);
+/* ncs_get1 in the variable's own type (memtype NCS_NAT) at an index of
+ * longs, for layers whose callers count in long (netCDF's v2 API): the
+ * same checks and errors as ncs_get1, with each index[d] taken as the
+ * size_t it converts to (a negative one is past every dimension:
+ * NCS_EINVALCOORDS).  Returns NCS_NOERR; on failure, with fail non-NULL,
+ * what fail(ncid, varid, status) returns, else the status.  Through fail
+ * a wrapper reports its errors in its own way and still calls
+ * ncs_get1_long last, so the call costs what ncs_get1 does. */
+typedef int ncs_get1_failure(int ncid, int varid, int status);
+int ncs_get1_long(int ncid, int varid, const long *index, ncs_get1_failure *fail,
+                  void *buf);
 
 /* ---- chunked storage (netCDF-4/HDF5 files, classic data model) ---------
  * Files created with NCS_NETCDF4|NCS_CLASSIC_MODEL store variables as

@@ -21,6 +21,10 @@ int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
 void ncsi_file_modes(ncs_file *f);
 void ncsi_file_unregister(ncs_file *f);
 
+/* The general path of ncs_get1, every check included (api_data.c), for
+ * the fast path of api_get1.c. */
+int ncsi_get1_checked(int ncid, int varid, const size_t *index, int memtype, void *buf);
+
 /* The open file of an ncid, or NULL: ncid = slot << 16, as netCDF-C
  * numbers its files.  Inline, because every data call starts here. */
 #define NCSI_MAX_OPEN 32768

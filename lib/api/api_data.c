@@ -1,6 +1,6 @@
 /*
  * api_data.c -- public entry points for data: ncs_get, ncs_put and their
- * one-element forms.
+ * one-element forms (but ncs_get1's fast path, in api_get1.c).
  *
  * All validation of a request happens here; the hyperslab engine and the
  * back ends below receive a slab that is known to lie inside the variable
@@ -700,29 +700,9 @@ int ncsi_get1_general(ncs_file *f, int varid, const size_t *index, void *buf)
     return transfer(f->ncid, varid, index, ones, NULL, NULL, NCS_NAT, buf, 0, 1);
 }
 
-/* ncs_get1 past its memo: straight to the back end in the common case,
- * in the variable's own type (the back end falls back to
- * ncsi_get1_general); anything unusual takes the general path and its
- * checks.  Out of line, with ncs_get1's arguments, so that the memo's hit
- * needs no stack frame and its miss no moves. */
-static __attribute__((noinline)) int get1_asking(int ncid, int varid, const size_t *index,
-                                                 int memtype, void *buf)
+int ncsi_get1_checked(int ncid, int varid, const size_t *index, int memtype, void *buf)
 {
-    ncs_file *f = ncsi_file_get(ncid);
-    if (f != NULL && (unsigned)varid < (unsigned)f->nfast && index != NULL && buf != NULL &&
-        (memtype == NCS_NAT || memtype == f->model.vars[varid].type))
-        return ncsi_store_get1(f, varid, index, buf);
     return transfer(ncid, varid, index, ones, NULL, NULL, memtype, buf, 0, 1);
-}
-
-int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
-{
-    const ncs_file *f = ncsi_file_get(ncid);
-    /* a filled memo (store.h) stands for every check of the general path */
-    if (f != NULL && varid == f->memo.key && (memtype == NCS_NAT || memtype == f->memo.type) &&
-        index != NULL && buf != NULL && ncsi_memo_get1(&f->memo, index, buf))
-        return NCS_NOERR;
-    return get1_asking(ncid, varid, index, memtype, buf);
 }
 
 int ncs_put1(int ncid, int varid, const size_t *index, int memtype, const void *buf)

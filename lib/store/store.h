@@ -134,36 +134,51 @@ typedef struct ncs_store_methods {
 /* The get1 memo: a box of indices of one variable whose elements sit at
  * fixed addresses in memory the back end holds (a cached page, a pinned
  * chunk), so that ncs_get1 reads an element inside it with a few compares
- * and no call: the element of index is at
+ * and no call into the back end: the element of index is at
  *     base + sum((index[d] - lo[d]) * bstride[d]),  index[d] - lo[d] < ext[d],
- * its bytes as kind says.  A back end's get1 fills it after a read
- * it served itself; it stays valid only while no other call reaches the
- * back end, so every store wrapper but get1's clears it first, as do mode
- * changes (ncsi_file_modes).  Empty, its key matches no varid (an int). */
+ * its bytes as kind says.  A back end's get1 fills it (ncsi_memo_set)
+ * after a read it served itself; the API layer then arms it
+ * (api_get1.c): it picks the readers for the memo's rank, strides and
+ * kind, and only then sets key, so a memo nobody armed is never used.
+ * It stays valid only while no other call reaches the back end, so every
+ * store wrapper but get1's clears it first, as do mode changes
+ * (ncsi_file_modes).  Empty, its key matches no varid (an int). */
 #define NCSI_MEMO_DIMS 4
 #define NCSI_MEMO_EMPTY INT64_MIN
 enum { NCSI_MEMO_2S = -2, NCSI_MEMO_4S = -4, NCSI_MEMO_8S = -8 };
-typedef struct ncs_get1_memo {
-    int64_t key;                     /* the varid, or NCSI_MEMO_EMPTY */
+typedef struct ncs_get1_memo ncs_get1_memo;
+/* An armed memo's readers: ncs_get1's and ncs_get1_long's hit paths,
+ * called with the entry's own arguments and the memo; an index outside
+ * the box goes on to the entry's general path (api_get1.c). */
+typedef int ncsi_memo_reader(int ncid, int varid, const size_t *index, int memtype, void *buf,
+                             const ncs_get1_memo *m);
+typedef int ncsi_memo_reader_long(int ncid, int varid, const long *index,
+                                  ncs_get1_failure *fail, void *buf, const ncs_get1_memo *m);
+struct ncs_get1_memo {
+    int64_t key;                     /* the varid once armed, or NCSI_MEMO_EMPTY */
+    ncsi_memo_reader *read;          /* set with key */
+    ncsi_memo_reader_long *read_long;
     int type;                        /* the variable's type */
     int nd;                          /* 0..NCSI_MEMO_DIMS */
     int kind;                        /* 1, 2, 4, 8 (bytes of a native
                                         element) or NCSI_MEMO_<n>S */
+    int ncid;                        /* the file's, set with key */
+    int64_t filled;                  /* the varid ncsi_memo_set gave, to arm */
     const unsigned char *base;
     uint64_t lo[NCSI_MEMO_DIMS], ext[NCSI_MEMO_DIMS], bstride[NCSI_MEMO_DIMS];
-} ncs_get1_memo;
+};
 
 static inline void ncsi_memo_clear(ncs_get1_memo *m) { m->key = NCSI_MEMO_EMPTY; }
 
-/* Makes m serve variable varid of type type, rank nd (at most
+/* Makes m ready to serve variable varid of type type, rank nd (at most
  * NCSI_MEMO_DIMS), elements of esz bytes (swap: big-endian ones) at base,
- * once lo, ext and bstride are set. */
+ * once lo, ext and bstride are set and the API layer has armed it. */
 static inline void ncsi_memo_set(ncs_get1_memo *m, int varid, int type, int nd, int esz,
                                  int swap, const unsigned char *base)
 {
     NCSI_ASSERT(nd >= 0 && nd <= NCSI_MEMO_DIMS);
     NCSI_ASSERT(esz == 1 || esz == 2 || esz == 4 || esz == 8);
-    m->key = varid;
+    m->filled = varid;
     m->type = type;
     m->nd = nd;
     m->kind = swap && esz > 1 ? -esz : esz;
@@ -171,8 +186,8 @@ static inline void ncsi_memo_set(ncs_get1_memo *m, int varid, int type, int nd, 
 }
 
 /* The element of index from the memo: 1 when it is inside the box (copied
- * to buf), 0 when the back end must be asked.  Rank 2, the grids, has its
- * own straight-line test. */
+ * to buf), 0 when the back end must be asked.  The plain reference the
+ * armed readers (api_get1.c) are tested against (check_get1memo). */
 static inline int ncsi_memo_get1(const ncs_get1_memo *m, const size_t *index, void *buf)
 {
     const unsigned char *p = m->base;

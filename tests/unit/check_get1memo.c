@@ -8,7 +8,8 @@
  * through ncsi_memo_get1 and compared with the values, which encode their
  * coordinates; a classic box must lie inside the page cache's window.  A
  * call that must fail or convert, with the memo filled, gives what the
- * general path gives; what must empty the memo does (a put, a slab get,
+ * general path gives (through ncs_get1 and ncs_get1_long, whose long index
+ * reads the same boxes; each box is read through the armed readers too); what must empty the memo does (a put, a slab get,
  * sync, redef); none is kept with the fast paths off or in a shared file.
  */
 #include <stdint.h>
@@ -169,8 +170,11 @@ static void write_file(const char *path, int cmode)
 static void check_box(const ncs_file *f, int v, const char *what)
 {
     const ncs_get1_memo *m = &f->memo;
-    size_t ix[NCSI_MEMO_DIMS] = {0}, n = 1;
-    unsigned char buf[8];
+    size_t ix[NCSI_MEMO_DIMS] = {0}, n = 1, esz = (size_t)(m->kind < 0 ? -m->kind : m->kind);
+    long lix[NCSI_MEMO_DIMS] = {0};
+    unsigned char buf[8], rbuf[8];
+    CHECK(m->ncid == f->ncid && m->read != NULL && m->read_long != NULL,
+          "%s: memo armed for ncid %d, not %d", what, m->ncid, f->ncid);
     CHECK(m->nd == vrank[v] && m->type == vtype[v], "%s: memo of rank %d type %d", what,
           m->nd, m->type);
     for (int d = 0; d < m->nd; d++) {
@@ -199,6 +203,15 @@ static void check_box(const ncs_file *f, int v, const char *what)
         }
         CHECK(as_double(vtype[v], buf) == value(v, ix), "%s: box element %zu: %g, not %g", what,
               k, as_double(vtype[v], buf), value(v, ix));
+        /* the armed readers (api_get1.c) give the reference's bytes */
+        memset(rbuf, 0xa5, sizeof rbuf);
+        CHECK(m->read(m->ncid, v, ix, NCS_NAT, rbuf, m) == NCS_NOERR &&
+              !memcmp(rbuf, buf, esz), "%s: reader of box element %zu", what, k);
+        for (int d = 0; d < m->nd; d++)
+            lix[d] = (long)ix[d];
+        memset(rbuf, 0xa5, sizeof rbuf);
+        CHECK(m->read_long(m->ncid, v, lix, NULL, rbuf, m) == NCS_NOERR &&
+              !memcmp(rbuf, buf, esz), "%s: long reader of box element %zu", what, k);
     }
     /* just outside, on each side of each dimension, it refuses */
     for (int d = 0; d < m->nd; d++) {
@@ -226,6 +239,12 @@ static long scan(int ncid, const char *path)
             for (size_t k = 0; k < nelems(v); k++) {
                 unsigned char buf[8];
                 index_of(v, k, order, ix);
+                long lix[NH];
+                for (int d = 0; d < vrank[v]; d++)
+                    lix[d] = (long)ix[d];
+                OK(ncs_get1_long(ncid, v, lix, NULL, buf));
+                CHECK(as_double(vtype[v], buf) == value(v, ix),
+                      "%s var %d order %d element %zu, long index", path, v, order, k);
                 OK(ncs_get1(ncid, v, ix, NCS_NAT, buf));
                 CHECK(as_double(vtype[v], buf) == value(v, ix), "%s var %d order %d element %zu",
                       path, v, order, k);
@@ -248,6 +267,17 @@ static long scan(int ncid, const char *path)
         }
     }
     return boxes;
+}
+
+/* ncs_get1_long's failure function for check_calls: notes its call. */
+#define FAILED 4242
+static int failed_ncid, failed_varid, failed_status;
+static int record_failure(int ncid, int varid, int status)
+{
+    failed_ncid = ncid;
+    failed_varid = varid;
+    failed_status = status;
+    return FAILED;
 }
 
 /* A call that must fail or convert gives what the general path gives
@@ -284,6 +314,29 @@ static void check_calls(const char *path)
                       c[k].nullbuf ? NULL : &want);
         CHECK(s1 == s2, "%s: case %zu: %d, the general path %d", path, k, s1, s2);
         CHECK(memcmp(&got, &want, sizeof got) == 0, "%s: case %zu: another value", path, k);
+        if (c[k].memtype == NCS_NAT) {
+            /* ncs_get1_long: the same status, through its failure function */
+            long lix[3] = { (long)ix[0], (long)ix[1], (long)ix[2] };
+            int s3;
+            OK(ncs_get1(ncid, V_G, warm, NCS_NAT, &w));
+            got = -1;
+            failed_ncid = failed_varid = failed_status = 0;
+            s3 = ncs_get1_long(ncid, c[k].varid, c[k].nullix ? NULL : lix, record_failure,
+                               c[k].nullbuf ? NULL : &got);
+            CHECK(s3 == (s2 == NCS_NOERR ? NCS_NOERR : FAILED),
+                  "%s: case %zu: ncs_get1_long gave %d, the general path %d", path, k, s3, s2);
+            CHECK(s2 == NCS_NOERR ? failed_status == 0
+                                  : failed_ncid == ncid && failed_varid == c[k].varid &&
+                                        failed_status == s2,
+                  "%s: case %zu: failure function called with %d %d %d", path, k, failed_ncid,
+                  failed_varid, failed_status);
+            CHECK(memcmp(&got, &want, sizeof got) == 0, "%s: case %zu: another long value",
+                  path, k);
+            s3 = ncs_get1_long(ncid, c[k].varid, c[k].nullix ? NULL : lix, NULL,
+                               c[k].nullbuf ? NULL : &got);
+            CHECK(s3 == s2, "%s: case %zu: ncs_get1_long without failure function gave %d",
+                  path, k, s3);
+        }
     }
     OK(ncs_close(ncid));
     OK(ncs_close(ref));

@@ -36,6 +36,15 @@
 #error "the v2 layer passes long index arrays as size_t arrays"
 #endif
 
+/* ncvarget1 is called once an element and ends in ncs_get1_long: where the
+ * compiler can, that jump goes through the GOT entry, without a PLT stub's
+ * second one. */
+#if defined(__has_attribute)
+#if __has_attribute(noplt)
+extern __typeof__(ncs_get1_long) ncs_get1_long __attribute__((noplt));
+#endif
+#endif
+
 /* ---- helpers ------------------------------------------------------------- */
 
 /* Reports a failed call and returns -1; a 0 status passes through. */
@@ -282,8 +291,9 @@ static inline int check_index(int ncid, int varid, const long *indexp)
     return indexp != NULL ? NCS_NOERR : check_null_index(ncid, varid);
 }
 
-/* ncvarget1's failure, out of line for the same reason. */
-static __attribute__((noinline)) int get1_failed(int ncid, int status)
+/* ncvarget1's failure, ncs_get1_long's ncs_get1_failure: out of line for
+ * the same reason, and so that ncvarget1 ends in its call. */
+static __attribute__((noinline)) int get1_failed(int ncid, int varid, int status)
 {
     /* netCDF-C's ncvarget1 reports itself as "ncdimid" */
     V2_FAIL("ncdimid", status, "ncid %d", ncid);
@@ -295,7 +305,7 @@ static __attribute__((noinline)) int get1_null_index(int ncid, int varid, void *
     int status = check_null_index(ncid, varid);
     if (status == NCS_NOERR)
         status = ncs_get1(ncid, varid, NULL, NCS_NAT, ip);
-    return status == NCS_NOERR ? 0 : get1_failed(ncid, status);
+    return status == NCS_NOERR ? 0 : get1_failed(ncid, varid, status);
 }
 
 int ncvarput1(int ncid, int varid, const long *indexp, const void *op)
@@ -308,13 +318,13 @@ int ncvarput1(int ncid, int varid, const long *indexp, const void *op)
     return 0;
 }
 
+/* A tail call: ncs_get1_long returns NCS_NOERR (0, what ncvarget1
+ * returns on success) or get1_failed's -1. */
 int ncvarget1(int ncid, int varid, const long *indexp, void *ip)
 {
-    int status;
     if (indexp == NULL)
         return get1_null_index(ncid, varid, ip);
-    status = ncs_get1(ncid, varid, (const size_t *)indexp, NCS_NAT, ip);
-    return status == NCS_NOERR ? 0 : get1_failed(ncid, status);
+    return ncs_get1_long(ncid, varid, indexp, get1_failed, ip);
 }
 
 int ncvarput(int ncid, int varid, const long *startp, const long *countp,
