@@ -103,7 +103,8 @@ int lay_measure(const lay_var *v, const void *data, int memtype,
 
 /* layout_report.c */
 int lay_best(const lay_cand *c, int n);
-void lay_chunk_arg(const lay_var *v, const lay_cand *c, char *buf, size_t len);
+void lay_chunk_arg(const lay_var *v, const lay_opts *o, const lay_cand *c, char *buf,
+                   size_t len);
 void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
                 const lay_cand *c, int n);
 int lay_write_csv(FILE *fp, const lay_var *v, const lay_opts *o,

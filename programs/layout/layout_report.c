@@ -38,8 +38,10 @@ static void shape_str(const lay_var *v, const lay_cand *c, char *buf, size_t len
 }
 
 /* The candidate as ncslab-copy options: -c VAR:n1,... (VAR: when
- * contiguous) and its filter options. */
-void lay_chunk_arg(const lay_var *v, const lay_cand *c, char *buf, size_t len)
+ * contiguous) and its filter options, at the levels the candidates were
+ * written with. */
+void lay_chunk_arg(const lay_var *v, const lay_opts *o, const lay_cand *c, char *buf,
+                   size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "-c %s:", v->name);
     for (int d = 0; c->kind != LAY_CONTIG && d < v->ndims && used < len; d++)
@@ -52,9 +54,9 @@ void lay_chunk_arg(const lay_var *v, const lay_cand *c, char *buf, size_t len)
                  c->format == NCS_FORMAT_CLASSIC ? "nc3"
                  : c->format == NCS_FORMAT_64BIT_OFFSET ? "nc6" : "nc5");
     else if (c->filter == LAY_F_DEFLATE)
-        snprintf(buf + used, len - used, " -k nc7 -d 1 -s");
+        snprintf(buf + used, len - used, " -k nc7 -d %d -s", o->deflate_level);
     else if (c->filter == LAY_F_ZSTD)
-        snprintf(buf + used, len - used, " -k nc7 --zstd 3");
+        snprintf(buf + used, len - used, " -k nc7 --zstd %d", o->zstd_level);
     else
         snprintf(buf + used, len - used, " -k nc7");
 }
@@ -119,7 +121,7 @@ void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
         fprintf(fp, "no candidate could be measured\n");
         return;
     }
-    lay_chunk_arg(v, &c[best], arg, sizeof arg);
+    lay_chunk_arg(v, o, &c[best], arg, sizeof arg);
     fprintf(fp, "recommended: %s: the lowest weighted %s over the patterns",
             c[best].label, o->score_bytes ? "bytes read" : "cold read time");
     for (int k = 0; k < n; k++)
@@ -154,7 +156,7 @@ int lay_write_csv(FILE *fp, const lay_var *v, const lay_opts *o,
         if (c[k].failed)
             continue;
         shape_str(v, &c[k], sh, sizeof sh);
-        lay_chunk_arg(v, &c[k], arg, sizeof arg);
+        lay_chunk_arg(v, o, &c[k], arg, sizeof arg);
         for (int i = 0; i < o->npat; i++) {
             csv_field(fp, v->name);
             fputc(',', fp);

@@ -14,6 +14,41 @@ out=$($lay $common -p series --csv "$tmp/s.csv" 2>&1) || fail "series run: $out"
 echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 ' || fail "series: $out"
 out=$($lay $common -p map 2>&1) || fail "map run: $out"
 echo "$out" | grep -q 'convert with: ncslab-copy -c var:1,20,30 ' || fail "map: $out"
+# the levels asked for are the levels recommended; the SVG is a document
+out=$($lay $common --filters deflate --deflate 4 -p series --svg "$tmp/s.svg" 2>&1) ||
+    fail "deflate run: $out"
+echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 -k nc7 -d 4 -s IN OUT' ||
+    fail "deflate level: $out"
+head -c 200 "$tmp/s.svg" | grep -q '<svg' || fail "no <svg> in the chart"
+tail -c 20 "$tmp/s.svg" | grep -q '</svg>' || fail "the chart does not end with </svg>"
+# a user's file: the recommendation, given to ncslab-copy as printed, makes
+# a file with those chunks and the same values (ncgen and ncdump, when
+# netCDF-C's tools are installed)
+if command -v ncgen >/dev/null 2>&1 && command -v ncdump >/dev/null 2>&1; then
+    cat >"$tmp/in.cdl" <<'CDL'
+netcdf in {
+dimensions: time = UNLIMITED ; y = 6 ; x = 8 ;
+variables: short v(time, y, x) ; v:units = "K" ;
+data: v = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+  20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
+  39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+  58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76,
+  77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95 ;
+}
+CDL
+    ncgen -b -k nc3 -o "$tmp/in.nc" "$tmp/in.cdl" || fail "ncgen"
+    out=$($lay --dir "$tmp" --only balanced --filters none --score bytes -p series "$tmp/in.nc" v 2>&1) ||
+        fail "file run: $out"
+    cmd=$(echo "$out" | sed -n 's/^convert with: ncslab-copy \(.*\) IN OUT$/\1/p')
+    [ -n "$cmd" ] || fail "no conversion printed: $out"
+    # shellcheck disable=SC2086
+    $top_builddir/programs/copy/ncslab-copy -q $cmd "$tmp/in.nc" "$tmp/out.nc" ||
+        fail "ncslab-copy refused: $cmd"
+    ncdump -s -h "$tmp/out.nc" | grep -q 'v:_ChunkSizes = 2, 1, 1' ||
+        fail "chunks of the copy: $(ncdump -s -h "$tmp/out.nc" | grep _ChunkSizes)"
+    [ "$(ncdump -v v "$tmp/in.nc" | sed -n '/^data:/,$p')" = \
+      "$(ncdump -v v "$tmp/out.nc" | sed -n '/^data:/,$p')" ] || fail "values of the copy differ"
+fi
 # CSV: a header and one row per candidate and pattern, equal field counts
 n=$(awk -F, '{ gsub(/"[^"]*"/, "q") } NR == 1 { nf = NF } NF != nf { bad = 1 } END { print bad ? -1 : NR }' "$tmp/s.csv")
 [ "$n" = 3 ] || fail "CSV rows/fields: $n"
