@@ -223,6 +223,15 @@ int main(int argc, char **argv)
             return 1;
         }
         made_dir = 1;
+    } else {
+        /* checked once here, not by every engine's failed write */
+        struct stat st;
+        const char *why = stat(dir, &st) != 0 ? strerror(errno)
+                          : !S_ISDIR(st.st_mode) ? "not a folder" : NULL;
+        if (why != NULL) {
+            fprintf(stderr, "scanbench: --dir %s: %s\n", dir, why);
+            return 2;
+        }
     }
     if (ti_terrain_init(&t, rows, cols) != 0 || ti_terrain_sum(&t, &want) != 0) {
         fprintf(stderr, "scanbench: out of memory\n");
