@@ -88,7 +88,6 @@ void lay_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* layout_shape.c */
 int lay_pattern_parse(const char *s, lay_pattern *p);
 int lay_pattern_bind(lay_pattern *p, const lay_var *v);
-void lay_default_chunks(const lay_var *v, size_t *chunk);
 void lay_balanced_chunks(const lay_var *v, const lay_opts *o, size_t *chunk);
 double lay_chunks_touched(const lay_var *v, const size_t *chunk, const lay_req *r);
 int lay_parse_shape(const char *s, lay_var *v);
@@ -96,6 +95,10 @@ int lay_parse_type(const char *s, int *type);
 const char *lay_type_name(int type);
 
 /* layout_run.c; lay_register_temp is ncslab_layout.c's */
+/* The chunk shape the library gives the variable when a filter but no
+ * shape is asked for (netCDF-C's default), read from a netCDF-4 file defined in o->dir and
+ * abandoned (ncs_abort removes it). */
+int lay_default_chunks(const lay_var *v, const lay_opts *o, size_t *chunk);
 int lay_register_temp(const char *path);
 void lay_forget_temp(const char *path);
 int lay_measure(const lay_var *v, const void *data, int memtype,

@@ -74,6 +74,36 @@ static int drop_pages(const char *path)
     return rc == 0 ? 0 : -1;
 }
 
+int lay_default_chunks(const lay_var *v, const lay_opts *o, size_t *chunk)
+{
+    char path[4352];
+    int ncid, varid, dimids[LAY_MAXDIMS], storage, st;
+    snprintf(path, sizeof path, "%s/%s.%ld.default.nc", o->dir, LAY_PROG, (long)getpid());
+    if (lay_register_temp(path) != 0) {
+        lay_msg("too many temporary files");
+        return -1;
+    }
+    st = ncs_create(path, NCS_NETCDF4 | NCS_CLASSIC_MODEL | NCS_CLOBBER, &ncid);
+    if (st == 0) {
+        for (int d = 0; st == 0 && d < v->ndims; d++)
+            st = ncs_def_dim(ncid, v->dimname[d],
+                             v->unlim && d == 0 ? NCS_UNLIMITED : v->shape[d], &dimids[d]);
+        if (st == 0)
+            st = ncs_def_var(ncid, v->name, v->type, v->ndims, dimids, &varid);
+        /* a filter, because netCDF-C stores an unfiltered fixed-size
+         * variable contiguously and chunks one with a filter */
+        if (st == 0)
+            st = ncs_def_var_deflate(ncid, varid, 0, 1, 1);
+        if (st == 0)
+            st = ncs_inq_var_chunking(ncid, varid, &storage, chunk);
+        ncs_abort(ncid);
+    }
+    lay_forget_temp(path);
+    if (st != 0)
+        lay_msg("netCDF-C's default chunks of %s: %s", v->name, ncs_strerror(st));
+    return st == 0 ? 0 : -1;
+}
+
 static int fail(lay_cand *c, const char *what, int st)
 {
     lay_msg("%s: %s: %s", c->label, what, ncs_strerror(st));

@@ -230,39 +230,6 @@ bad_box:
     return -1;
 }
 
-/* netCDF-C 4.9's default (nc4var.c), with the 16 MiB chunk Debian's
- * library is built with: one record deep for record variables, each fixed
- * dimension cut by the same factor, then each cut evened out so the last
- * chunk is as full as the others. */
-void lay_default_chunks(const lay_var *v, size_t *chunk)
-{
-    float nvalues = 1;
-    int nfixed = 0;
-    for (int d = 0; d < v->ndims; d++) {
-        chunk[d] = v->unlim && d == 0 ? 1 : 0;
-        if (chunk[d] == 0) {
-            nvalues *= (float)v->shape[d];
-            nfixed++;
-        }
-    }
-    if (v->ndims == 1 && v->unlim)
-        chunk[0] = 4096 / v->esz;
-    for (int d = 0; d < v->ndims; d++) {
-        double cut;
-        if (chunk[d] != 0)
-            continue;
-        cut = pow(16777216.0 / ((double)nvalues * (double)v->esz), 1.0 / nfixed);
-        cut = cut * (double)v->shape[d] - 0.5;
-        chunk[d] = cut < 1.0 ? 1 : cut >= (double)v->shape[d] ? v->shape[d]
-                                                               : (size_t)cut;
-    }
-    for (int d = v->unlim ? 1 : 0; d < v->ndims; d++) {
-        size_t n = (v->shape[d] + chunk[d] - 1) / chunk[d];
-        if (n > 0)
-            chunk[d] -= (n * chunk[d] - v->shape[d]) / n;
-    }
-}
-
 /* Distinct chunk indices the request meets along one dimension. */
 static double touched_1d(size_t start, size_t count, ptrdiff_t stride, size_t c)
 {

@@ -315,7 +315,8 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
         if (lay_pattern_bind(&o->pat[i], v) != 0)
             return -1;
     if (o->want_kind[LAY_DEFAULT]) {
-        lay_default_chunks(v, shapes[nshape]);
+        if (lay_default_chunks(v, o, shapes[nshape]) != 0)
+            return -1;
         kinds[nshape++] = LAY_DEFAULT;
     }
     if (o->want_kind[LAY_BALANCED]) {
