@@ -125,6 +125,22 @@ grep -q '^put+sync 4x5x1x1 plane' "$tmp/out" || fail "no put+sync row in the tab
 grep -q '</svg>' "$tmp/t.svg" || fail "chart not written"
 [ "$engines" -eq 1 ] || fail "table header missing"
 
+# scripts/figures turns that run into the README's section: 2 types x 31
+# get and put tests compared, and --update replaces only that section.
+if [ -x /usr/bin/python3 ]; then
+    figures="/usr/bin/python3 $srcdir/scripts/figures --csv $tmp/t.csv --out $tmp/out"
+    $figures --commit abc1234 --date 2000-01-01 >"$tmp/fig" 2>&1 || fail "figures failed"
+    grep -q "faster than netCDF-C's on [0-9]* of 62 " "$tmp/fig" || fail "figures: no 62-test count"
+    grep -q '^    Side by side: float_var' "$tmp/fig" || fail "figures: no table"
+    printf 'Head\n\nToday'"'"'s numbers\n---\n\nold text\n\nThe chart of the same run\nTail\n' >"$tmp/R"
+    $figures --commit abc1234 --date 2000-01-01 --update "$tmp/R" || fail "figures --update failed"
+    { head -n 5 "$tmp/R"; tail -n 2 "$tmp/R"; } >"$tmp/R2"
+    grep -q 'old text' "$tmp/R" && fail "figures --update kept the old section"
+    [ "$(sed -n 1p "$tmp/R2")" = Head ] && [ "$(sed -n 7p "$tmp/R2")" = Tail ] ||
+        fail "figures --update changed text outside its section"
+    $figures --commit abc1234 --targets | grep -c '^| ' | grep -qx 6 || fail "figures --targets: not 6 rows"
+fi
+
 run --min-time 0.001 --dims 3,4,5 --types double --quiet --layouts
 grep -q '^Layouts' "$tmp/out" || fail "no layouts table"
 
