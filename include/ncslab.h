@@ -247,6 +247,13 @@ int ncs_inq_unlimdim(int ncid, int *unlimdimidp);
  * marked classic-model (_nc3_strict), NCS_FORMAT_NETCDF4 for one that is
  * not, as netCDF-C reports them.  Errors: NCS_EBADID. */
 int ncs_inq_format(int ncid, int *formatp);
+/* The path the file was opened or created with, as given, and its length
+ * (without the terminating NUL, which path also receives).  path must
+ * hold *pathlenp + 1 bytes: ask for the length first.  Errors:
+ * NCS_EBADID. */
+int ncs_inq_path(int ncid, size_t *pathlenp, char *path);
+/* 1 in define mode, 0 in data mode.  Errors: NCS_EBADID. */
+int ncs_inq_indef(int ncid, int *indefp);
 /* The size in bytes of one external element of type xtype; NCS_EBADTYPE. */
 int ncs_inq_type_size(int xtype, size_t *sizep);
 
@@ -369,9 +376,11 @@ int ncs_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out,
  * The order of the checks is netCDF-C's: in a classic file the one-element
  * calls and typed requests check the mode (NCS_EPERM, NCS_EINDEFINE) before
  * the varid, a request with memtype NCS_NAT the varid first; a netCDF-4
- * file checks the varid first, and a read there at or past the last record
- * is NCS_EINVALCOORDS even in a writable file (NCS_EEDGE in a classic
- * one). */
+ * file checks the varid first, then NCS_ECHAR, then the mode, and a read
+ * there at or past the last record is NCS_EINVALCOORDS even in a writable
+ * file (NCS_EEDGE in a classic one).  In define mode a netCDF-4 file not
+ * marked classic-model (NCS_FORMAT_NETCDF4) leaves define mode for a data
+ * call, as netCDF-C's does, instead of failing with NCS_EINDEFINE. */
 int ncs_get(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
             void *buf);

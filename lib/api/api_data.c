@@ -29,6 +29,18 @@ typedef struct request {
     int put;
 } request;
 
+/* A data call in define mode: NCS_EINDEFINE, but in a netCDF-4 file not
+ * marked classic-model, where netCDF-C leaves define mode for it, the
+ * enddef (and its status). */
+static int indef_check(ncs_file *f)
+{
+    if (!(f->flags & NCSI_F_INDEF))
+        return NCS_NOERR;
+    if (f->version == 4 && (f->flags & NCSI_F_NC4))
+        return ncs_enddef(f->ncid);
+    return NCS_ERR(NCS_EINDEFINE);
+}
+
 /* Finds the file and variable and settles the memory type.  The order of
  * the checks is netCDF-C's, which depends on the call and the back end:
  *   - a classic file's vara path (one-element calls included) checks the
@@ -38,7 +50,9 @@ typedef struct request {
  *   - its strided and mapped paths start by inquiring the variable (so
  *     NCS_ENOTVAR) and meet the mode checks only when they transfer;
  *   - a netCDF-4 file finds the variable first (NCS_ENOTVAR, NCS_GLOBAL
- *     included) and then checks the mode, on its vara and vars paths, but
+ *     included), then the conversion (NCS_ECHAR) and then the mode, on its
+ *     vara and vars paths (a file not marked classic-model leaves define
+ *     mode instead, as netCDF-C's does for a data call), but
  *     a write to a read-only file fails only once the coordinates and
  *     edges have been checked (netCDF-C has no check of its own there: HDF5
  *     refuses the write, doc/v2.md bug 5); its
@@ -58,8 +72,8 @@ static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
     nc4 = f->version == 4;
     if ((nc4 || (memtype == NCS_NAT && !one)) && (varid < 0 || varid >= f->model.nvars))
         return NCS_ERR(NCS_ENOTVAR);
-    if (path == PATH_VARA || (nc4 && path == PATH_VARS)) {
-        if (put && !nc4 && !(f->flags & NCSI_F_WRITE))
+    if (path == PATH_VARA && !nc4) {
+        if (put && !(f->flags & NCSI_F_WRITE))
             return NCS_ERR(NCS_EPERM);
         if (f->flags & NCSI_F_INDEF)
             return NCS_ERR(NCS_EINDEFINE);
@@ -71,6 +85,16 @@ static int lookup(int ncid, int varid, int memtype, int put, int path, int one,
     r->v = &f->model.vars[varid];
     if (memtype == NCS_NAT)
         memtype = r->v->type;
+    /* netCDF-C's netCDF-4 code checks text against numbers, then the mode,
+     * and meets a memory type it has no conversion for only after that */
+    if (nc4 && (path == PATH_VARA || path == PATH_VARS)) {
+        int status;
+        if ((memtype == NCS_CHAR) != (r->v->type == NCS_CHAR))
+            return NCS_ERR(NCS_ECHAR);
+        status = indef_check(f);
+        if (status != NCS_NOERR)
+            return status;
+    }
     if (ncsi_type_size(memtype) == 0)
         return NCS_ERR(NCS_EBADTYPE);
     if ((memtype == NCS_CHAR) != (r->v->type == NCS_CHAR))
@@ -83,9 +107,7 @@ static int mode_check(const request *r)
 {
     if (r->put && !(r->f->flags & NCSI_F_WRITE))
         return NCS_ERR(NCS_EPERM);
-    if (r->f->flags & NCSI_F_INDEF)
-        return NCS_ERR(NCS_EINDEFINE);
-    return NCS_NOERR;
+    return indef_check(r->f);
 }
 
 /* In a read-only shared file another process may have added records.  A

@@ -414,3 +414,26 @@ int ncs_inq_format(int ncid, int *formatp)
                  : (f->flags & NCSI_F_NC4) ? NCS_FORMAT_NETCDF4 : NCS_FORMAT_NETCDF4_CLASSIC;
     return NCS_NOERR;
 }
+
+int ncs_inq_path(int ncid, size_t *pathlenp, char *path)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    size_t len = strlen(f->path);
+    if (pathlenp != NULL)
+        *pathlenp = len;
+    if (path != NULL)
+        memcpy(path, f->path, len + 1);
+    return NCS_NOERR;
+}
+
+int ncs_inq_indef(int ncid, int *indefp)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (indefp != NULL)
+        *indefp = (f->flags & NCSI_F_INDEF) != 0;
+    return NCS_NOERR;
+}

@@ -6,6 +6,10 @@
 #   lib/.libs/libncslab_v2.so   the set is exactly lib/compat/v2/libncslab_v2.sym
 #                               (netCDF's own v2 names, so no prefix rule);
 #                               checked when that library was built
+#   lib/.libs/libncslab_netcdf.so  the set is exactly
+#                               lib/compat/v3/libncslab_netcdf.sym, and every
+#                               function ncslab/netcdf.h declares is in it
+#                               but those doc/v3.md lists as not provided
 #
 # A difference is reported as the symbols missing from the library and the
 # extra ones it exports.  Run by `make check` from the top build directory;
@@ -86,5 +90,44 @@ check "$lib" "$srcdir/lib/libncslab.sym" ncs_
 lib=$top_builddir/lib/.libs/libncslab_v2.so
 if [ -f "$lib" ]; then
     check "$lib" "$srcdir/lib/compat/v2/libncslab_v2.sym" ""
+fi
+lib=$top_builddir/lib/.libs/libncslab_netcdf.so
+if [ -f "$lib" ]; then
+    sym=$srcdir/lib/compat/v3/libncslab_netcdf.sym
+    check "$lib" "$sym" ""
+    # Every function of the header: gcc's list of the prototypes it saw.
+    echo '#include "ncslab/netcdf.h"' >"$tmp/h.c"
+    if ${CC:-cc} -I"$srcdir/include" -aux-info "$tmp/h.aux" -c "$tmp/h.c" -o "$tmp/h.o" 2>"$tmp/h.err"; then
+        grep "/ncslab/netcdf.h:" "$tmp/h.aux" |
+            sed -n 's/.*[ *]\([A-Za-z_][A-Za-z_0-9]*\) (.*/\1/p' | LC_ALL=C sort -u >"$tmp/declared"
+        # doc/v3.md's table marks what is declared but not provided: "| `name` | no |"
+        sed -n 's/^| `\([a-z_0-9]*\)` | no |.*/\1/p' "$srcdir/doc/v3.md" | LC_ALL=C sort -u >"$tmp/absent"
+        LC_ALL=C comm -23 "$tmp/declared" "$tmp/absent" >"$tmp/want"
+        sed -e 's/#.*//' -e '/^$/d' "$sym" | LC_ALL=C sort -u >"$tmp/have"
+        missing=$(LC_ALL=C comm -23 "$tmp/want" "$tmp/have")
+        if [ -n "$missing" ]; then
+            echo "FAIL: declared in ncslab/netcdf.h, not in $sym nor marked absent in doc/v3.md:"
+            echo "$missing" | sed 's/^/  /'
+            status=1
+        fi
+        sed -n 's/^| `\([a-z_0-9]*\)` | [a-z]* |.*/\1/p' "$srcdir/doc/v3.md" | LC_ALL=C sort -u >"$tmp/rows"
+        norow=$(LC_ALL=C comm -23 "$tmp/declared" "$tmp/rows")
+        if [ -n "$norow" ]; then
+            echo "FAIL: declared in ncslab/netcdf.h but without a row in doc/v3.md's table:"
+            echo "$norow" | sed 's/^/  /'
+            status=1
+        fi
+        both=$(LC_ALL=C comm -12 "$tmp/absent" "$tmp/have")
+        if [ -n "$both" ]; then
+            echo "FAIL: marked absent in doc/v3.md but exported:"
+            echo "$both" | sed 's/^/  /'
+            status=1
+        fi
+        echo "PASS: $(wc -l <"$tmp/declared" | tr -d ' ') functions declared, $(wc -l <"$tmp/absent" | tr -d ' ') not provided"
+    else
+        cat "$tmp/h.err"
+        echo "FAIL: cannot compile ncslab/netcdf.h"
+        status=1
+    fi
 fi
 exit $status

@@ -4,7 +4,8 @@
 #
 #   - every function declared in include/ncslab.h is named in
 #     doc/man/ncslab.3, and every function and variable declared in
-#     include/ncslab/netcdf.h in doc/man/ncslab-v2.3 (the names are taken
+#     include/ncslab/netcdf.h in doc/man/ncslab-v2.3 or ncslab-netcdf.3
+#     (the names are taken
 #     from the headers with comments and preprocessor lines removed, so a
 #     function added to a header fails here until its page names it);
 #   - every man page the build installs (the build's own list,
@@ -45,21 +46,24 @@ declared() {
         }' "$1"
 }
 
-# check_page HEADER PAGE MIN: each declared name occurs as a word in PAGE
-# (groff's escapes \- and \e removed first); at least MIN names found, so a
-# broken extraction cannot pass by finding nothing.
+# check_page HEADER PAGES MIN: each declared name occurs as a word in one
+# of PAGES (groff's escapes \- and \e removed first); at least MIN names
+# found, so a broken extraction cannot pass by finding nothing.
 check_page() {
-    header=$srcdir/$1 page=$srcdir/$2
-    if [ ! -f "$page" ]; then
-        echo "FAIL: $2 missing"; fail=1; return
-    fi
+    header=$srcdir/$1 text=
+    for p in $2; do
+        if [ ! -f "$srcdir/$p" ]; then
+            echo "FAIL: $p missing"; fail=1; return
+        fi
+        text="$text
+$(sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\f[BIRP]//g' "$srcdir/$p")"
+    done
     names=$(declared "$header")
     n=$(printf '%s\n' $names | grep -c .)
     if [ "$n" -lt "$3" ]; then
         echo "FAIL: only $n declarations found in $1 (expected >= $3)"
         fail=1
     fi
-    text=$(sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\f[BIRP]//g' "$page")
     missing=0
     for f in $names; do
         if ! printf '%s\n' "$text" | grep -q "\\b$f\\b"; then
@@ -72,7 +76,7 @@ check_page() {
 }
 
 check_page include/ncslab.h doc/man/ncslab.3 60
-check_page include/ncslab/netcdf.h doc/man/ncslab-v2.3 60
+check_page include/ncslab/netcdf.h "doc/man/ncslab-v2.3 doc/man/ncslab-netcdf.3" 300
 
 # Rendering.  groff prints every warning to stderr under -ww; -z drops the
 # output.

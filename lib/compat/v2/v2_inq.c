@@ -39,10 +39,13 @@ int nc_inq_unlimdim(int ncid, int *unlimdimidp)
     return ncs_inq_unlimdim(ncid, unlimdimidp);
 }
 
+/* libncslab_netcdf has its own, which knows the open mode (v3_file.c). */
+#ifndef NCS_V3_LIBRARY
 int nc_inq_format(int ncid, int *formatp)
 {
     return ncs_inq_format(ncid, formatp);
 }
+#endif
 
 int nc_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
 {

@@ -1,0 +1,35 @@
+/*
+ * v3.h -- shared helpers of the v3 layer (lib/compat/v3).
+ *
+ * The v3 calls are netCDF-C's nc_* API over the native one: the native
+ * API already speaks netCDF's codes, types and order of checks, so most
+ * calls are one native call.  What this layer adds is what netCDF-C's
+ * dispatch layer does before its format code sees a call (NULL start
+ * and count arrays, the shape of nc_get_var), the C type of each typed
+ * family, the open mode nc_inq_format_extended reports, and the answers
+ * of the netCDF-4 enhanced model's calls on a classic-model file.
+ *
+ * Like the other compat layers it sees only the public headers.
+ */
+#ifndef NCS_V3_H
+#define NCS_V3_H
+
+#include "ncslab.h"
+#include "ncslab/netcdf.h"
+
+/* The memory type of the _long family: C long is 64 bits on LP64. */
+#define V3_LONG_TYPE (sizeof(long) == 8 ? NC_INT64 : NC_INT)
+
+/* The mode flags nc_inq_format_extended reports for ncid, recorded by
+ * nc_create and nc_open (v3_file.c). */
+void ncsi_v3_mode_set(int ncid, int mode);
+void ncsi_v3_mode_drop(int ncid);
+
+/* Forgets the byte orders recorded for ncid's variables (v3_nc4.c). */
+void ncsi_v3_endian_drop(int ncid);
+
+/* Whether ncid is a netCDF-4 file (1), a classic one (0), or a status
+ * (negative) for a bad ncid. */
+int ncsi_v3_is_nc4(int ncid);
+
+#endif /* NCS_V3_H */

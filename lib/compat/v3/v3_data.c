@@ -1,0 +1,252 @@
+/*
+ * v3_data.c -- the v3 data calls: {get,put}_{var,var1,vara,vars,varm},
+ * untyped and for every C type.
+ *
+ * What netCDF-C's dispatch layer does before its format code, done here
+ * the same way so the same error wins:
+ *   - nc_get_var/nc_put_var ask the variable's rank and shape first (so a
+ *     bad varid is NC_ENOTVAR before any mode check), then move the whole
+ *     variable, the record dimension at its current length;
+ *   - a NULL start (of a variable with dimensions) is NC_EINVALCOORDS and
+ *     a NULL count means the whole shape, not "to the end": both after the
+ *     rank is asked, as is a NULL stride of the strided and mapped calls;
+ *   - every other check is the native call's.
+ */
+#include "config.h"
+#include "v3.h"
+
+#include <stddef.h>
+
+/* Replaces NULL start/count as netCDF-C's dispatch does.  shape receives
+ * the variable's shape when *countp is NULL. */
+static int v3_nulls(int ncid, int varid, const size_t *start,
+                    const size_t **countp, size_t *shape)
+{
+    int ndims, dimids[NC_MAX_VAR_DIMS];
+    int status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    if (start == NULL && ndims > 0)
+        return NC_EINVALCOORDS;
+    if (*countp == NULL) {
+        status = ncs_inq_vardimid(ncid, varid, dimids);
+        for (int d = 0; status == NC_NOERR && d < ndims; d++)
+            status = ncs_inq_dimlen(ncid, dimids[d], &shape[d]);
+        if (status != NC_NOERR)
+            return status;
+        *countp = shape;
+    }
+    return NC_NOERR;
+}
+
+static int v3_var(int put, int ncid, int varid, int memtype, void *buf)
+{
+    int ndims, status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    return put ? ncs_put(ncid, varid, NULL, NULL, NULL, NULL, memtype, buf)
+               : ncs_get(ncid, varid, NULL, NULL, NULL, NULL, memtype, buf);
+}
+
+static int v3_var1(int put, int ncid, int varid, const size_t *index,
+                   int memtype, void *buf)
+{
+    if (index == NULL) {
+        int ndims, status = ncs_inq_varndims(ncid, varid, &ndims);
+        if (status != NC_NOERR)
+            return status;
+        if (ndims > 0)
+            return NC_EINVALCOORDS;
+    }
+    return put ? ncs_put1(ncid, varid, index, memtype, buf)
+               : ncs_get1(ncid, varid, index, memtype, buf);
+}
+
+/* kind: VARA, VARS or VARM, the call the program made. */
+enum { VARA, VARS, VARM };
+
+static int v3_varm(int put, int kind, int ncid, int varid,
+                   const size_t *start, const size_t *count,
+                   const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                   void *buf)
+{
+    size_t shape[NC_MAX_VAR_DIMS];
+    ptrdiff_t ones[NC_MAX_VAR_DIMS], natural[NC_MAX_VAR_DIMS];
+    int ndims = -1, status;
+    if (start == NULL || count == NULL || (kind != VARA && stride == NULL)) {
+        status = v3_nulls(ncid, varid, start, &count, shape);
+        if (status != NC_NOERR)
+            return status;
+    }
+    if (kind != VARA && (stride == NULL || imap == NULL)) {
+        status = ncs_inq_varndims(ncid, varid, &ndims);
+        if (status != NC_NOERR)
+            return status;
+    }
+    /* netCDF-C's strided call with no stride is its strided call with
+     * strides of one (its checks are in that call's order) */
+    if (kind != VARA && stride == NULL) {
+        for (int d = 0; d < ndims; d++)
+            ones[d] = 1;
+        stride = ones;
+    }
+    /* its mapped call with no map is the plain call when every stride is
+     * one, else the mapped one with the natural map */
+    if (kind == VARM && imap == NULL) {
+        int unit = 1;
+        for (int d = 0; d < ndims; d++)
+            unit &= stride[d] == 1;
+        if (unit) {
+            stride = NULL;
+        } else {
+            ptrdiff_t step = 1;
+            for (int d = ndims - 1; d >= 0; d--) {
+                natural[d] = step;
+                step *= (ptrdiff_t)count[d];
+            }
+            imap = natural;
+        }
+    }
+    return put ? ncs_put(ncid, varid, start, count, stride, imap, memtype, buf)
+               : ncs_get(ncid, varid, start, count, stride, imap, memtype, buf);
+}
+
+/* ---- the untyped calls ------------------------------------------------------ */
+
+int nc_put_var(int ncid, int varid, const void *op)
+{
+    return v3_var(1, ncid, varid, NCS_NAT, (void *)op);
+}
+
+int nc_get_var(int ncid, int varid, void *ip)
+{
+    return v3_var(0, ncid, varid, NCS_NAT, ip);
+}
+
+int nc_put_var1(int ncid, int varid, const size_t *indexp, const void *op)
+{
+    return v3_var1(1, ncid, varid, indexp, NCS_NAT, (void *)op);
+}
+
+int nc_get_var1(int ncid, int varid, const size_t *indexp, void *ip)
+{
+    return v3_var1(0, ncid, varid, indexp, NCS_NAT, ip);
+}
+
+int nc_put_vara(int ncid, int varid, const size_t *startp,
+                const size_t *countp, const void *op)
+{
+    return v3_varm(1, VARA, ncid, varid, startp, countp, NULL, NULL, NCS_NAT,
+                   (void *)op);
+}
+
+int nc_get_vara(int ncid, int varid, const size_t *startp,
+                const size_t *countp, void *ip)
+{
+    return v3_varm(0, VARA, ncid, varid, startp, countp, NULL, NULL, NCS_NAT, ip);
+}
+
+int nc_put_vars(int ncid, int varid, const size_t *startp,
+                const size_t *countp, const ptrdiff_t *stridep,
+                const void *op)
+{
+    return v3_varm(1, VARS, ncid, varid, startp, countp, stridep, NULL, NCS_NAT,
+                   (void *)op);
+}
+
+int nc_get_vars(int ncid, int varid, const size_t *startp,
+                const size_t *countp, const ptrdiff_t *stridep, void *ip)
+{
+    return v3_varm(0, VARS, ncid, varid, startp, countp, stridep, NULL, NCS_NAT,
+                   ip);
+}
+
+int nc_put_varm(int ncid, int varid, const size_t *startp,
+                const size_t *countp, const ptrdiff_t *stridep,
+                const ptrdiff_t *imapp, const void *op)
+{
+    return v3_varm(1, VARM, ncid, varid, startp, countp, stridep, imapp, NCS_NAT,
+                   (void *)op);
+}
+
+int nc_get_varm(int ncid, int varid, const size_t *startp,
+                const size_t *countp, const ptrdiff_t *stridep,
+                const ptrdiff_t *imapp, void *ip)
+{
+    return v3_varm(0, VARM, ncid, varid, startp, countp, stridep, imapp, NCS_NAT,
+                   ip);
+}
+
+/* ---- the typed families -------------------------------------------------------
+ * One set of ten functions per C type; MT is the native memory type. */
+#define V3_TYPED(T, CT, MT)                                                     \
+    int nc_put_var_##T(int ncid, int varid, const CT *op)                        \
+    {                                                                            \
+        return v3_var(1, ncid, varid, MT, (void *)op);                           \
+    }                                                                            \
+    int nc_get_var_##T(int ncid, int varid, CT *ip)                              \
+    {                                                                            \
+        return v3_var(0, ncid, varid, MT, ip);                                   \
+    }                                                                            \
+    int nc_put_var1_##T(int ncid, int varid, const size_t *indexp,               \
+                        const CT *op)                                            \
+    {                                                                            \
+        return v3_var1(1, ncid, varid, indexp, MT, (void *)op);                  \
+    }                                                                            \
+    int nc_get_var1_##T(int ncid, int varid, const size_t *indexp, CT *ip)       \
+    {                                                                            \
+        return v3_var1(0, ncid, varid, indexp, MT, ip);                          \
+    }                                                                            \
+    int nc_put_vara_##T(int ncid, int varid, const size_t *startp,               \
+                        const size_t *countp, const CT *op)                      \
+    {                                                                            \
+        return v3_varm(1, VARA, ncid, varid, startp, countp, NULL, NULL, MT,        \
+                       (void *)op);                                              \
+    }                                                                            \
+    int nc_get_vara_##T(int ncid, int varid, const size_t *startp,               \
+                        const size_t *countp, CT *ip)                            \
+    {                                                                            \
+        return v3_varm(0, VARA, ncid, varid, startp, countp, NULL, NULL, MT, ip);   \
+    }                                                                            \
+    int nc_put_vars_##T(int ncid, int varid, const size_t *startp,               \
+                        const size_t *countp, const ptrdiff_t *stridep,          \
+                        const CT *op)                                            \
+    {                                                                            \
+        return v3_varm(1, VARS, ncid, varid, startp, countp, stridep, NULL, MT,     \
+                       (void *)op);                                              \
+    }                                                                            \
+    int nc_get_vars_##T(int ncid, int varid, const size_t *startp,               \
+                        const size_t *countp, const ptrdiff_t *stridep, CT *ip)  \
+    {                                                                            \
+        return v3_varm(0, VARS, ncid, varid, startp, countp, stridep, NULL, MT, ip);\
+    }                                                                            \
+    int nc_put_varm_##T(int ncid, int varid, const size_t *startp,               \
+                        const size_t *countp, const ptrdiff_t *stridep,          \
+                        const ptrdiff_t *imapp, const CT *op)                    \
+    {                                                                            \
+        return v3_varm(1, VARM, ncid, varid, startp, countp, stridep, imapp, MT,    \
+                       (void *)op);                                              \
+    }                                                                            \
+    int nc_get_varm_##T(int ncid, int varid, const size_t *startp,               \
+                        const size_t *countp, const ptrdiff_t *stridep,          \
+                        const ptrdiff_t *imapp, CT *ip)                          \
+    {                                                                            \
+        return v3_varm(0, VARM, ncid, varid, startp, countp, stridep, imapp, MT,    \
+                       ip);                                                      \
+    }
+
+V3_TYPED(text, char, NC_CHAR)
+V3_TYPED(uchar, unsigned char, NC_UBYTE)
+V3_TYPED(schar, signed char, NC_BYTE)
+V3_TYPED(short, short, NC_SHORT)
+V3_TYPED(int, int, NC_INT)
+V3_TYPED(long, long, V3_LONG_TYPE)
+V3_TYPED(float, float, NC_FLOAT)
+V3_TYPED(double, double, NC_DOUBLE)
+V3_TYPED(ubyte, unsigned char, NC_UBYTE)
+V3_TYPED(ushort, unsigned short, NC_USHORT)
+V3_TYPED(uint, unsigned int, NC_UINT)
+V3_TYPED(longlong, long long, NC_INT64)
+V3_TYPED(ulonglong, unsigned long long, NC_UINT64)
+/* Strings are of the enhanced model; the native calls refuse the type. */
+V3_TYPED(string, char *, NC_STRING)

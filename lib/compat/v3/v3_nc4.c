@@ -1,0 +1,733 @@
+/*
+ * v3_nc4.c -- the netCDF-4 calls of the v3 API on classic-model files:
+ * storage and filters of a variable, the chunk caches, and the group and
+ * type calls of the enhanced model.
+ *
+ * Storage calls on a classic file answer NC_ENOTNC4, as netCDF-C's classic
+ * dispatch does (the native API answers the same).  A classic-model file,
+ * of either layout, is one root group holding the atomic types: the group
+ * and type inquiries answer for that, and the calls that would define
+ * groups or user-defined types answer as netCDF-C does for such a file:
+ * NC_ENOTNC4 in a classic one, NC_ESTRICTNC3 in a netCDF-4 file marked
+ * classic-model.  In a netCDF-4 file not so marked netCDF-C would define
+ * them; ncslab does not represent the enhanced model and answers
+ * NC_ENOTBUILT (doc/v3.md).
+ */
+#include "config.h"
+#include "v3.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What defining an enhanced-model object in ncid answers. */
+static int enhanced_def(int ncid)
+{
+    int format, status = ncs_inq_format(ncid, &format);
+    if (status != NC_NOERR)
+        return status;
+    switch (format) {
+    case NC_FORMAT_NETCDF4_CLASSIC: return NC_ESTRICTNC3;
+    case NC_FORMAT_NETCDF4: return NC_ENOTBUILT;
+    default: return NC_ENOTNC4;
+    }
+}
+
+/* What asking about a user-defined type answers: there are none. */
+static int enhanced_inq(int ncid)
+{
+    int nc4 = ncsi_v3_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    return nc4 ? NC_EBADTYPE : NC_ENOTNC4;
+}
+
+/* netCDF-4 only: a status for a classic file or a bad id/varid, else 0. */
+static int nc4_var(int ncid, int varid)
+{
+    int ndims, nc4 = ncsi_v3_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (!nc4)
+        return NC_ENOTNC4;
+    return ncs_inq_varndims(ncid, varid, &ndims);
+}
+
+/* ---- storage and filters --------------------------------------------------- */
+
+int nc_def_var_chunking(int ncid, int varid, int storage,
+                        const size_t *chunksizesp)
+{
+    return ncs_def_var_chunking(ncid, varid, storage, chunksizesp);
+}
+
+int nc_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizesp)
+{
+    return ncs_inq_var_chunking(ncid, varid, storagep, chunksizesp);
+}
+
+int nc_def_var_deflate(int ncid, int varid, int shuffle, int deflate,
+                       int deflate_level)
+{
+    return ncs_def_var_deflate(ncid, varid, shuffle, deflate, deflate_level);
+}
+
+int nc_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep,
+                       int *deflate_levelp)
+{
+    return ncs_inq_var_deflate(ncid, varid, shufflep, deflatep, deflate_levelp);
+}
+
+int nc_def_var_fletcher32(int ncid, int varid, int fletcher32)
+{
+    return ncs_def_var_fletcher32(ncid, varid, fletcher32);
+}
+
+int nc_inq_var_fletcher32(int ncid, int varid, int *fletcher32p)
+{
+    return ncs_inq_var_fletcher32(ncid, varid, fletcher32p);
+}
+
+/* Whether a variable's storage can still be set: the native call with
+ * the setting it already has says (NC_ELATEDEF once the variable is laid
+ * out, NC_ENOTINDEFINE in data mode). */
+static int storage_settable(int ncid, int varid)
+{
+    int on, status = ncs_inq_var_fletcher32(ncid, varid, &on);
+    if (status == NC_NOERR)
+        status = ncs_def_var_fletcher32(ncid, varid, on);
+    return status;
+}
+
+/* ---- byte order ------------------------------------------------------------
+ * ncslab writes netCDF-4 data in the machine's order, little endian on the
+ * machines it is built for; a big-endian request is not served
+ * (doc/v3.md).  As netCDF-C, the call stores what it is given and the
+ * inquiry returns it; a variable never set reports little endian. */
+typedef struct { int ncid, varid, endian; } v3_endian;
+static v3_endian *endians;
+static size_t nendians;
+static pthread_mutex_t endian_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ncsi_v3_endian_drop(int ncid)
+{
+    pthread_mutex_lock(&endian_lock);
+    for (size_t i = 0; i < nendians;)
+        if (endians[i].ncid == ncid)
+            endians[i] = endians[--nendians];
+        else
+            i++;
+    pthread_mutex_unlock(&endian_lock);
+}
+
+int nc_def_var_endian(int ncid, int varid, int endian)
+{
+    int status = nc4_var(ncid, varid);
+    if (status == NC_NOERR)
+        status = storage_settable(ncid, varid);
+    if (status == NC_ENOTINDEFINE) /* every variable is laid out by then */
+        status = NC_ELATEDEF;
+    if (status != NC_NOERR)
+        return status;
+    if (endian == NC_ENDIAN_BIG)
+        return NC_ENOTBUILT;
+    pthread_mutex_lock(&endian_lock);
+    size_t i = 0;
+    while (i < nendians && (endians[i].ncid != ncid || endians[i].varid != varid))
+        i++;
+    if (i == nendians) {
+        v3_endian *e = realloc(endians, (nendians + 1) * sizeof *e);
+        if (e == NULL) {
+            pthread_mutex_unlock(&endian_lock);
+            return NC_ENOMEM;
+        }
+        endians = e;
+        nendians++;
+    }
+    endians[i] = (v3_endian){ ncid, varid, endian };
+    pthread_mutex_unlock(&endian_lock);
+    return NC_NOERR;
+}
+
+int nc_inq_var_endian(int ncid, int varid, int *endianp)
+{
+    int status = nc4_var(ncid, varid), endian = NC_ENDIAN_LITTLE;
+    if (status != NC_NOERR)
+        return status;
+    pthread_mutex_lock(&endian_lock);
+    for (size_t i = 0; i < nendians; i++)
+        if (endians[i].ncid == ncid && endians[i].varid == varid)
+            endian = endians[i].endian;
+    pthread_mutex_unlock(&endian_lock);
+    if (endianp != NULL)
+        *endianp = endian;
+    return NC_NOERR;
+}
+
+/* HDF5's filter ids, as netCDF-C numbers them. */
+#define FILTER_DEFLATE 1
+#define FILTER_SHUFFLE 2
+#define FILTER_FLETCHER32 3
+#define FILTER_ZSTD 32015
+
+/* netCDF-C's order: the variable, then (netCDF-4) define mode, whether
+ * the variable is laid out, a scalar, the filter. */
+int nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams,
+                      const unsigned int *parms)
+{
+    int shuffle, deflate, level, ndims;
+    int status = nc4_var(ncid, varid);
+    if (status != NC_NOERR)
+        return status;
+    /* in data mode netCDF-C answers with the code of the opposite */
+    int indef;
+    status = ncs_inq_indef(ncid, &indef);
+    if (status == NC_NOERR && !indef)
+        return NC_EINDEFINE;
+    status = storage_settable(ncid, varid);
+    if (status != NC_NOERR)
+        return status;
+    status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    if (ndims == 0)
+        return NC_EINVAL;
+    if (nparams > 0 && parms == NULL)
+        return NC_EINVAL;
+    switch (id) {
+    case FILTER_DEFLATE:
+        if (nparams != 1)
+            return NC_EINVAL;
+        status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
+        if (status != NC_NOERR)
+            return status;
+        return ncs_def_var_deflate(ncid, varid, shuffle, 1, (int)parms[0]);
+    case FILTER_SHUFFLE:
+        status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
+        if (status != NC_NOERR)
+            return status;
+        return ncs_def_var_deflate(ncid, varid, 1, deflate, level);
+    case FILTER_FLETCHER32:
+        return ncs_def_var_fletcher32(ncid, varid, 1);
+    case FILTER_ZSTD:
+        if (nparams != 1)
+            return NC_EINVAL;
+        return ncs_def_var_zstd(ncid, varid, (int)parms[0]);
+    default:
+        return NC_ENOFILTER;
+    }
+}
+
+/* The first filter of the variable's pipeline, as netCDF-C orders it:
+ * Fletcher-32, shuffle, then the compressor; id 0, and *nparams left as
+ * it was, when there is none (and on classic files). */
+int nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparams,
+                      unsigned int *params)
+{
+    int shuffle, deflate, level, zlevel, f32;
+    int nc4 = ncsi_v3_is_nc4(ncid), ndims;
+    if (nc4 < 0)
+        return nc4;
+    int status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    unsigned int id = 0, param = 0;
+    if (nc4) {
+        status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
+        if (status == NC_NOERR)
+            status = ncs_inq_var_zstd(ncid, varid, &zlevel);
+        if (status == NC_NOERR)
+            status = ncs_inq_var_fletcher32(ncid, varid, &f32);
+        if (status != NC_NOERR)
+            return status;
+        id = f32 ? FILTER_FLETCHER32 : shuffle ? FILTER_SHUFFLE
+           : deflate ? FILTER_DEFLATE : zlevel ? FILTER_ZSTD : 0;
+        param = (unsigned int)(deflate ? level : zlevel);
+    }
+    if (idp != NULL)
+        *idp = id;
+    if (id != 0) {
+        int has_param = id == FILTER_DEFLATE || id == FILTER_ZSTD;
+        if (nparams != NULL)
+            *nparams = has_param ? 1 : 0;
+        if (params != NULL && has_param)
+            params[0] = param;
+    }
+    return NC_NOERR;
+}
+
+/* szip is not among ncslab's filters. */
+int nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
+{
+    int status = nc4_var(ncid, varid);
+    (void)options_mask;
+    (void)pixels_per_block;
+    return status != NC_NOERR ? status : NC_ENOFILTER;
+}
+
+/* netCDF-C asks its filter list for szip, empty in a classic file: no
+ * szip, in every format. */
+int nc_inq_var_szip(int ncid, int varid, int *options_maskp,
+                    int *pixels_per_blockp)
+{
+    int ndims, format, status = ncs_inq_format(ncid, &format);
+    if (status == NC_NOERR)
+        status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    if (options_maskp != NULL)
+        *options_maskp = 0;
+    if (pixels_per_blockp != NULL)
+        *pixels_per_blockp = 0;
+    return NC_NOERR;
+}
+
+/* Quantization is not yet served (doc/v3.md). */
+int nc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd)
+{
+    int status = nc4_var(ncid, varid);
+    (void)nsd;
+    if (status != NC_NOERR)
+        return status;
+    if (quantize_mode < NC_NOQUANTIZE || quantize_mode > NC_QUANTIZE_BITROUND)
+        return NC_EINVAL;
+    return quantize_mode == NC_NOQUANTIZE ? NC_NOERR : NC_ENOTBUILT;
+}
+
+int nc_inq_var_quantize(int ncid, int varid, int *quantize_modep, int *nsdp)
+{
+    int status = nc4_var(ncid, varid);
+    if (status != NC_NOERR)
+        return status;
+    if (quantize_modep != NULL)
+        *quantize_modep = NC_NOQUANTIZE;
+    if (nsdp != NULL)
+        *nsdp = 0;
+    return NC_NOERR;
+}
+
+/* ---- chunk caches ------------------------------------------------------------
+ * ncslab has one cache of decoded chunks for every open file (its budget is
+ * the size here); the number of slots and the preemption are HDF5's
+ * parameters, kept and reported but not used. */
+static size_t cache_nelems = 4133;
+static float cache_preemption = 0.75f;
+
+int nc_set_chunk_cache(size_t size, size_t nelems, float preemption)
+{
+    if (preemption < 0 || preemption > 1)
+        return NC_EINVAL;
+    int status = ncs_set_chunk_cache(size);
+    if (status != NC_NOERR)
+        return status;
+    cache_nelems = nelems;
+    cache_preemption = preemption;
+    return NC_NOERR;
+}
+
+int nc_get_chunk_cache(size_t *sizep, size_t *nelemsp, float *preemptionp)
+{
+    if (sizep != NULL)
+        ncs_get_chunk_cache(sizep);
+    if (nelemsp != NULL)
+        *nelemsp = cache_nelems;
+    if (preemptionp != NULL)
+        *preemptionp = cache_preemption;
+    return NC_NOERR;
+}
+
+int nc_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems,
+                           float preemption)
+{
+    int status = nc4_var(ncid, varid);
+    (void)size;
+    (void)nelems;
+    if (status != NC_NOERR)
+        return status;
+    return preemption < 0 || preemption > 1 ? NC_EINVAL : NC_NOERR;
+}
+
+int nc_get_var_chunk_cache(int ncid, int varid, size_t *sizep, size_t *nelemsp,
+                           float *preemptionp)
+{
+    int status = nc4_var(ncid, varid);
+    if (status != NC_NOERR)
+        return status;
+    return nc_get_chunk_cache(sizep, nelemsp, preemptionp);
+}
+
+/* ---- groups: the root one only ----------------------------------------------- */
+
+int nc_inq_ncid(int ncid, const char *name, int *grp_ncid)
+{
+    int nc4 = ncsi_v3_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (!nc4) {  /* netCDF-C's classic code answers with the file itself */
+        if (grp_ncid != NULL)
+            *grp_ncid = ncid;
+        return NC_NOERR;
+    }
+    return name == NULL ? NC_EINVAL : NC_ENOGRP;
+}
+
+int nc_inq_grp_ncid(int ncid, const char *grp_name, int *grp_ncid)
+{
+    return nc_inq_ncid(ncid, grp_name, grp_ncid);
+}
+
+int nc_inq_grps(int ncid, int *numgrps, int *ncids)
+{
+    int format, status = ncs_inq_format(ncid, &format);
+    (void)ncids;
+    if (status != NC_NOERR)
+        return status;
+    if (numgrps != NULL)
+        *numgrps = 0;
+    return NC_NOERR;
+}
+
+int nc_inq_grpname(int ncid, char *name)
+{
+    int format, status = ncs_inq_format(ncid, &format);
+    if (status != NC_NOERR)
+        return status;
+    if (name != NULL)
+        strcpy(name, "/");
+    return NC_NOERR;
+}
+
+int nc_inq_grpname_full(int ncid, size_t *lenp, char *full_name)
+{
+    int status = nc_inq_grpname(ncid, full_name);
+    if (status == NC_NOERR && lenp != NULL)
+        *lenp = 1;
+    return status;
+}
+
+int nc_inq_grpname_len(int ncid, size_t *lenp)
+{
+    return nc_inq_grpname_full(ncid, lenp, NULL);
+}
+
+int nc_inq_grp_parent(int ncid, int *parent_ncid)
+{
+    int format, status = ncs_inq_format(ncid, &format);
+    (void)parent_ncid;
+    return status != NC_NOERR ? status : NC_ENOGRP;
+}
+
+/* A classic file has no group to find, not even "/", in netCDF-C. */
+int nc_inq_grp_full_ncid(int ncid, const char *full_name, int *grp_ncid)
+{
+    int nc4 = ncsi_v3_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (!nc4)
+        return NC_ENOGRP;
+    if (full_name == NULL)
+        return NC_EINVAL;
+    for (const char *p = full_name; *p; p++)
+        if (*p != '/')
+            return NC_ENOGRP;
+    if (grp_ncid != NULL)
+        *grp_ncid = ncid;
+    return NC_NOERR;
+}
+
+int nc_inq_varids(int ncid, int *nvars, int *varids)
+{
+    int n, status = ncs_inq_nvars(ncid, &n);
+    if (status != NC_NOERR)
+        return status;
+    if (nvars != NULL)
+        *nvars = n;
+    for (int i = 0; varids != NULL && i < n; i++)
+        varids[i] = i;
+    return NC_NOERR;
+}
+
+int nc_inq_dimids(int ncid, int *ndims, int *dimids, int include_parents)
+{
+    int n, status = ncs_inq_ndims(ncid, &n);
+    (void)include_parents;
+    if (status != NC_NOERR)
+        return status;
+    if (ndims != NULL)
+        *ndims = n;
+    for (int i = 0; dimids != NULL && i < n; i++)
+        dimids[i] = i;
+    return NC_NOERR;
+}
+
+int nc_def_grp(int parent_ncid, const char *name, int *new_ncid)
+{
+    (void)name;
+    (void)new_ncid;
+    return enhanced_def(parent_ncid);
+}
+
+/* The only group is the root one, which netCDF-4 files cannot rename. */
+int nc_rename_grp(int grpid, const char *name)
+{
+    int nc4 = ncsi_v3_is_nc4(grpid);
+    (void)name;
+    if (nc4 < 0)
+        return nc4;
+    return nc4 ? NC_EBADGRPID : NC_ENOTNC4;
+}
+
+/* ---- types: the atomic ones only ---------------------------------------------- */
+
+static const char *const atomic_names[] = {
+    NULL, "byte", "char", "short", "int", "float", "double",
+    "ubyte", "ushort", "uint", "int64", "uint64", "string"
+};
+
+int nc_inq_typeids(int ncid, int *ntypes, int *typeids)
+{
+    int format, status = ncs_inq_format(ncid, &format);
+    (void)typeids;
+    if (status != NC_NOERR)
+        return status;
+    if (ntypes != NULL)
+        *ntypes = 0;
+    return NC_NOERR;
+}
+
+/* Atomic types are answered for any ncid, as netCDF-C does "for
+ * compatibility"; there are no others. */
+int nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
+{
+    (void)ncid;
+    if (xtype <= NC_NAT || xtype > NC_STRING)
+        return NC_EBADTYPE;
+    if (name != NULL)
+        strcpy(name, atomic_names[xtype]);
+    if (size != NULL) {
+        if (xtype == NC_STRING)
+            *size = sizeof(char *);
+        else
+            ncs_inq_type_size(xtype, size);
+    }
+    return NC_NOERR;
+}
+
+/* A classic file knows the names of the six classic types only (not even
+ * the CDF-5 ones); a netCDF-4 file those of every atomic type, and "none"
+ * for NC_NAT. */
+int nc_inq_typeid(int ncid, const char *name, nc_type *typeidp)
+{
+    int nc4 = ncsi_v3_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (name == NULL)
+        return NC_EINVAL;
+    int last = nc4 ? NC_STRING : NC_DOUBLE;
+    for (int t = NC_NAT; t <= last; t++) {
+        if (strcmp(name, t == NC_NAT ? (nc4 ? "none" : "") : atomic_names[t]) == 0 &&
+            (t != NC_NAT || nc4)) {
+            if (typeidp != NULL)
+                *typeidp = t;
+            return NC_NOERR;
+        }
+    }
+    if (!nc4)
+        return NC_ENOTNC4;
+    const char *slash = strchr(name, '/');
+    if (slash != NULL && (name[0] != '/' || strrchr(name, '/') == name))
+        return NC_EINVAL;
+    return NC_EBADTYPE;
+}
+
+int nc_inq_type_equal(int ncid1, nc_type typeid1, int ncid2, nc_type typeid2,
+                      int *equal)
+{
+    int format, status = ncs_inq_format(ncid1, &format);
+    if (status == NC_NOERR)
+        status = ncs_inq_format(ncid2, &format);
+    if (status != NC_NOERR)
+        return status;
+    if (typeid1 <= NC_NAT || typeid2 <= NC_NAT)
+        return NC_EINVAL;
+    if (typeid1 > NC_STRING || typeid2 > NC_STRING)
+        return NC_EBADTYPE;
+    if (equal != NULL)
+        *equal = typeid1 == typeid2;
+    return NC_NOERR;
+}
+
+int nc_inq_user_type(int ncid, nc_type xtype, char *name, size_t *size,
+                     nc_type *base_nc_typep, size_t *nfieldsp, int *classp)
+{
+    (void)xtype, (void)name, (void)size, (void)base_nc_typep, (void)nfieldsp,
+        (void)classp;
+    return enhanced_inq(ncid);
+}
+
+/* ---- user-defined types: none can be defined -------------------------------------- */
+
+#define DEF_CALL(decl) decl { return enhanced_def(ncid); }
+#define INQ_CALL(decl) decl { return enhanced_inq(ncid); }
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#endif
+
+DEF_CALL(int nc_def_compound(int ncid, size_t size, const char *name, nc_type *typeidp))
+DEF_CALL(int nc_insert_compound(int ncid, nc_type xtype, const char *name,
+                                size_t offset, nc_type field_typeid))
+DEF_CALL(int nc_insert_array_compound(int ncid, nc_type xtype, const char *name,
+                                      size_t offset, nc_type field_typeid,
+                                      int ndims, const int *dim_sizes))
+DEF_CALL(int nc_def_vlen(int ncid, const char *name, nc_type base_typeid,
+                         nc_type *xtypep))
+DEF_CALL(int nc_def_enum(int ncid, nc_type base_typeid, const char *name,
+                         nc_type *typeidp))
+DEF_CALL(int nc_insert_enum(int ncid, nc_type xtype, const char *name,
+                            const void *value))
+DEF_CALL(int nc_def_opaque(int ncid, size_t size, const char *name, nc_type *xtypep))
+INQ_CALL(int nc_inq_compound(int ncid, nc_type xtype, char *name, size_t *sizep,
+                             size_t *nfieldsp))
+INQ_CALL(int nc_inq_compound_name(int ncid, nc_type xtype, char *name))
+INQ_CALL(int nc_inq_compound_size(int ncid, nc_type xtype, size_t *sizep))
+INQ_CALL(int nc_inq_compound_nfields(int ncid, nc_type xtype, size_t *nfieldsp))
+INQ_CALL(int nc_inq_compound_field(int ncid, nc_type xtype, int fieldid, char *name,
+                                   size_t *offsetp, nc_type *field_typeidp,
+                                   int *ndimsp, int *dim_sizesp))
+INQ_CALL(int nc_inq_compound_fieldname(int ncid, nc_type xtype, int fieldid,
+                                       char *name))
+INQ_CALL(int nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name,
+                                        int *fieldidp))
+INQ_CALL(int nc_inq_compound_fieldoffset(int ncid, nc_type xtype, int fieldid,
+                                         size_t *offsetp))
+INQ_CALL(int nc_inq_compound_fieldtype(int ncid, nc_type xtype, int fieldid,
+                                       nc_type *field_typeidp))
+INQ_CALL(int nc_inq_compound_fieldndims(int ncid, nc_type xtype, int fieldid,
+                                        int *ndimsp))
+INQ_CALL(int nc_inq_compound_fielddim_sizes(int ncid, nc_type xtype, int fieldid,
+                                            int *dim_sizes))
+INQ_CALL(int nc_inq_vlen(int ncid, nc_type xtype, char *name, size_t *datum_sizep,
+                         nc_type *base_nc_typep))
+INQ_CALL(int nc_inq_enum(int ncid, nc_type xtype, char *name, nc_type *base_nc_typep,
+                         size_t *base_sizep, size_t *num_membersp))
+INQ_CALL(int nc_inq_enum_member(int ncid, nc_type xtype, int idx, char *name,
+                                void *value))
+INQ_CALL(int nc_inq_enum_ident(int ncid, nc_type xtype, long long value,
+                               char *identifier))
+INQ_CALL(int nc_inq_opaque(int ncid, nc_type xtype, char *name, size_t *sizep))
+INQ_CALL(int nc_put_vlen_element(int ncid, int typeid1, void *vlen_element,
+                                 size_t len, const void *data))
+INQ_CALL(int nc_get_vlen_element(int ncid, int typeid1, const void *vlen_element,
+                                 size_t *len, void *data))
+
+/* ---- memory of values ------------------------------------------------------------
+ * These need no file: vlens and strings are freed, atomic values copied. */
+
+int nc_free_vlen(nc_vlen_t *vl)
+{
+    if (vl != NULL)
+        free(vl->p);
+    return NC_NOERR;
+}
+
+int nc_free_vlens(size_t len, nc_vlen_t vlens[])
+{
+    for (size_t i = 0; i < len; i++)
+        free(vlens[i].p);
+    return NC_NOERR;
+}
+
+int nc_free_string(size_t len, char **data)
+{
+    for (size_t i = 0; data != NULL && i < len; i++)
+        free(data[i]);
+    return NC_NOERR;
+}
+
+static int atomic_size(int ncid, nc_type xtype, size_t *sizep)
+{
+    int format, status = ncs_inq_format(ncid, &format);
+    if (status != NC_NOERR)
+        return status;
+    if (xtype <= NC_NAT)
+        return NC_EBADTYPE;
+    if (xtype > NC_STRING)
+        return enhanced_inq(ncid);
+    *sizep = 0;
+    return xtype == NC_STRING ? NC_NOERR : ncs_inq_type_size(xtype, sizep);
+}
+
+int nc_reclaim_data(int ncid, nc_type xtypeid, void *memory, size_t count)
+{
+    size_t size;
+    int status = atomic_size(ncid, xtypeid, &size);
+    if (status != NC_NOERR)
+        return status;
+    if (xtypeid == NC_STRING && memory != NULL)
+        nc_free_string(count, memory);
+    return NC_NOERR;
+}
+
+int nc_reclaim_data_all(int ncid, nc_type xtypeid, void *memory, size_t count)
+{
+    int status = nc_reclaim_data(ncid, xtypeid, memory, count);
+    if (status == NC_NOERR)
+        free(memory);
+    return status;
+}
+
+int nc_copy_data(int ncid, nc_type xtypeid, const void *memory, size_t count,
+                 void *copy)
+{
+    size_t size;
+    int status = atomic_size(ncid, xtypeid, &size);
+    if (status != NC_NOERR)
+        return status;
+    if (count == 0)
+        return NC_NOERR;
+    if (memory == NULL || copy == NULL)
+        return NC_EINVAL;
+    if (xtypeid != NC_STRING) {
+        memcpy(copy, memory, size * count);
+        return NC_NOERR;
+    }
+    char *const *src = memory;
+    char **dst = copy;
+    for (size_t i = 0; i < count; i++) {
+        dst[i] = NULL;
+        if (src[i] != NULL && (dst[i] = strdup(src[i])) == NULL) {
+            nc_free_string(i, dst);
+            return NC_ENOMEM;
+        }
+    }
+    return NC_NOERR;
+}
+
+int nc_copy_data_all(int ncid, nc_type xtypeid, const void *memory, size_t count,
+                     void **copyp)
+{
+    size_t size;
+    int status = atomic_size(ncid, xtypeid, &size);
+    if (status != NC_NOERR)
+        return status;
+    if (copyp == NULL)
+        return NC_EINVAL;
+    if (xtypeid == NC_STRING)
+        size = sizeof(char *);
+    void *copy = count ? calloc(count, size) : NULL;
+    if (count && copy == NULL)
+        return NC_ENOMEM;
+    status = nc_copy_data(ncid, xtypeid, memory, count, copy);
+    if (status != NC_NOERR) {
+        free(copy);
+        return status;
+    }
+    *copyp = copy;
+    return NC_NOERR;
+}
+
+/* netCDF-C's debugging print of values is not provided. */
+int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **buf)
+{
+    return NC_ENOTBUILT;
+}

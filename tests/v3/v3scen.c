@@ -1,0 +1,437 @@
+/*
+ * v3scen.c -- scenarios of the v3 API that the native differential
+ * harnesses do not reach: what netCDF-C's dispatch layer decides (NULL
+ * arrays, the modes nc_inq_format_extended reports, size hints), and the
+ * calls of the enhanced model, storage and groups on every format.
+ *
+ * Included by v3side_netcdf.c and v3side_ncslab.c after their netcdf.h,
+ * with SIDE naming the table this file defines.  Only the netCDF API is
+ * used, so each side runs the very same calls.  A line of the log is
+ * "label: status values...".
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "v3scen.h"
+
+#define LOG(...) v3log_printf(log, __VA_ARGS__)
+#define NFORMATS 5
+
+static const int formats[NFORMATS] = {
+    0, NC_64BIT_OFFSET, NC_64BIT_DATA, NC_NETCDF4 | NC_CLASSIC_MODEL, NC_NETCDF4
+};
+
+static void path_of(v3log *log, char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", log->dir, name);
+}
+
+/* ---- modes and formats ------------------------------------------------------ */
+
+static void scen_modes(v3log *log)
+{
+    static const int cmodes[] = {
+        NC_CLOBBER, NC_64BIT_OFFSET, NC_64BIT_DATA, NC_NETCDF4 | NC_CLASSIC_MODEL,
+        NC_NETCDF4, NC_CLASSIC_MODEL, NC_SHARE | NC_64BIT_OFFSET, NC_NOCLOBBER,
+        NC_NETCDF4 | NC_NOATTCREORD, NC_NETCDF4 | NC_NODIMSCALE_ATTACH, 0x10000,
+        NC_MPIIO, NC_PERSIST, NC_64BIT_OFFSET | NC_64BIT_DATA,
+        NC_NETCDF4 | NC_64BIT_DATA, NC_NETCDF4 | NC_64BIT_OFFSET, NC_LOCK,
+        NC_WRITE, NC_CLASSIC_MODEL | NC_64BIT_DATA
+    };
+    static const int omodes[] = {
+        NC_NOWRITE, NC_WRITE, NC_SHARE, NC_WRITE | NC_SHARE, NC_NETCDF4,
+        NC_64BIT_DATA, NC_64BIT_OFFSET, NC_NOCLOBBER, 0x10000, NC_CLASSIC_MODEL,
+        NC_NETCDF4 | NC_CLASSIC_MODEL
+    };
+    char path[512];
+    for (size_t i = 0; i < sizeof cmodes / sizeof *cmodes; i++) {
+        int ncid = -1, f = -1, x = -1, m = -1, rc;
+        char name[32];
+        snprintf(name, sizeof name, "modes%zu.nc", i);
+        path_of(log, path, sizeof path, name);
+        remove(path);
+        rc = nc_create(path, cmodes[i], &ncid);
+        LOG("create %#x: %d", cmodes[i], rc);
+        if (rc != NC_NOERR)
+            continue;
+        { int r1_ = nc_inq_format(ncid, &f); LOG("  inq_format: %d %d", r1_, f); }
+        { int r1_ = nc_inq_format_extended(ncid, &x, &m); LOG("  inq_format_extended: %d %d %#x", r1_, x, m); }
+        LOG("  close: %d", nc_close(ncid));
+        for (size_t j = 0; j < sizeof omodes / sizeof *omodes; j++) {
+            rc = nc_open(path, omodes[j], &ncid);
+            LOG("  open %#x: %d", omodes[j], rc);
+            if (rc != NC_NOERR)
+                continue;
+            x = m = f = -1;
+            { int r1_ = nc_inq_format(ncid, &f); LOG("    inq_format: %d %d", r1_, f); }
+            { int r1_ = nc_inq_format_extended(ncid, &x, &m); LOG("    inq_format_extended: %d %d %#x", r1_, x, m); }
+            LOG("    close: %d", nc_close(ncid));
+        }
+    }
+    int ncid;
+    LOG("open NULL path: %d", nc_open(NULL, 0, &ncid));
+    LOG("open empty path: %d", nc_open("", 0, &ncid));
+    path_of(log, path, sizeof path, "missing.nc");
+    LOG("open missing: %d", nc_open(path, 0, &ncid));
+    LOG("inq_format_extended bad id: %d", nc_inq_format_extended(12345, NULL, NULL));
+    LOG("inq_format_extended NULLs: %d", nc_inq_format_extended(-1, NULL, NULL));
+}
+
+static void scen_path(v3log *log)
+{
+    char path[512], got[600];
+    size_t len = 0, dlen = strlen(log->dir);
+    int ncid;
+    for (int k = 0; k < NFORMATS; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "path%d.nc", k);
+        path_of(log, path, sizeof path, name);
+        { int r2_ = nc_create(path, formats[k] | NC_CLOBBER, &ncid); LOG("create %#x: %d", formats[k], r2_); }
+        { int r1_ = nc_inq_path(ncid, &len, NULL); LOG("  inq_path len: %d %zu", r1_, len - dlen); }
+        got[0] = 0;
+        int rc = nc_inq_path(ncid, NULL, got);
+        LOG("  inq_path: %d %s", rc, strncmp(got, log->dir, dlen) == 0 ? got + dlen : got);
+        LOG("  close: %d", nc_close(ncid));
+        LOG("  inq_path closed: %d", nc_inq_path(ncid, &len, NULL));
+    }
+}
+
+static void scen_hints(v3log *log)
+{
+    static const size_t hints[] = { 0, 1, 100, 255, 256, 300, 5000, 8192, 65536,
+                                    1000001 };
+    char path[512];
+    for (int k = 0; k < NFORMATS; k++) {
+        for (size_t i = 0; i < sizeof hints / sizeof *hints; i++) {
+            int ncid;
+            size_t h = hints[i];
+            snprintf(path, sizeof path, "%s/hint%d.nc", log->dir, k);
+            int rc = nc__create(path, formats[k] | NC_CLOBBER, 0, &h, &ncid);
+            LOG("nc__create %#x hint %zu: %d %zu", formats[k], hints[i], rc, h);
+            if (rc == NC_NOERR)
+                nc_close(ncid);
+            h = hints[i];
+            rc = nc__open(path, NC_NOWRITE, &h, &ncid);
+            LOG("nc__open hint %zu: %d %zu", hints[i], rc, h);
+            if (rc == NC_NOERR)
+                nc_close(ncid);
+        }
+        LOG("nc__open NULL hint: %d", nc__open(path, 0, NULL, &(int){ 0 }));
+    }
+}
+
+/* ---- NULL arrays and the order of checks ---------------------------------------- */
+
+static void log_ints(v3log *log, const char *what, int rc, const int *v, int n)
+{
+    char buf[512];
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && o < sizeof buf - 16; i++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, " %d", v[i]);
+    LOG("%s: %d%s", what, rc, rc == NC_NOERR || rc == NC_ERANGE ? buf : "");
+}
+
+static void null_calls(v3log *log, int ncid, const char *mode)
+{
+    /* v: rec x 3 ints (2 records), s: scalar, w: 4 fixed; 99 a bad varid */
+    int v, s, w, buf[16];
+    size_t st[2] = { 0, 1 }, ct[2] = { 2, 2 }, one = 1;
+    ptrdiff_t sd[2] = { 1, 1 }, mp[2] = { 2, 1 };
+    char what[128];
+    nc_inq_varid(ncid, "v", &v);
+    nc_inq_varid(ncid, "s", &s);
+    nc_inq_varid(ncid, "w", &w);
+    int ids[] = { v, s, w, 99 };
+    for (int k = 0; k < 4; k++) {
+        int id = ids[k];
+#define TRY(label, call)                                                     \
+    do {                                                                     \
+        memset(buf, 0x5a, sizeof buf);                                       \
+        snprintf(what, sizeof what, "%s var %d " label, mode, k);            \
+        log_ints(log, what, (call), buf, 6);                                 \
+    } while (0)
+        TRY("get_vara NULL start", nc_get_vara_int(ncid, id, NULL, ct, buf));
+        TRY("get_vara NULL count", nc_get_vara_int(ncid, id, st, NULL, buf));
+        TRY("get_vara NULL both", nc_get_vara_int(ncid, id, NULL, NULL, buf));
+        TRY("get_vara untyped NULL count", nc_get_vara(ncid, id, st, NULL, buf));
+        TRY("get_vars NULL stride", nc_get_vars_int(ncid, id, st, ct, NULL, buf));
+        TRY("get_vars NULL count", nc_get_vars_int(ncid, id, st, NULL, sd, buf));
+        TRY("get_varm NULL stride", nc_get_varm_int(ncid, id, st, ct, NULL, mp, buf));
+        TRY("get_varm NULL map", nc_get_varm_int(ncid, id, st, ct, sd, NULL, buf));
+        TRY("get_varm NULL all", nc_get_varm_int(ncid, id, NULL, NULL, NULL, NULL, buf));
+        TRY("get_var1 NULL", nc_get_var1_int(ncid, id, NULL, buf));
+        TRY("get_var1 untyped NULL", nc_get_var1(ncid, id, NULL, buf));
+        TRY("get_var", nc_get_var_int(ncid, id, buf));
+        TRY("get_var_text", nc_get_var_text(ncid, id, (char *)buf));
+        TRY("get_var1 one", nc_get_var1_int(ncid, id, &one, buf));
+        TRY("put_vara NULL start", nc_put_vara_int(ncid, id, NULL, ct, (int[16]){ 1, 2, 3, 4 }));
+        TRY("put_vara NULL count", nc_put_vara_int(ncid, id, st, NULL, (int[16]){ 5, 6, 7, 8 }));
+        TRY("put_vars NULL stride", nc_put_vars_int(ncid, id, st, ct, NULL, (int[16]){ 9, 8, 7, 6 }));
+        TRY("put_varm NULL stride", nc_put_varm_int(ncid, id, st, ct, NULL, mp, (int[16]){ 3, 3, 4, 4 }));
+        TRY("put_var1 NULL", nc_put_var1_int(ncid, id, NULL, (int[1]){ 42 }));
+        TRY("put_var", nc_put_var_int(ncid, id, (int[16]){ 11, 12, 13, 14, 15, 16, 17 }));
+        TRY("get_var after", nc_get_var_int(ncid, id, buf));
+        TRY("put_var_string", nc_put_var_string(ncid, id, (const char *[]){ "a", "b" }));
+        TRY("get_vara_string", nc_get_vara_string(ncid, id, st, ct, (char **)buf));
+#undef TRY
+    }
+}
+
+static void scen_nulls(v3log *log)
+{
+    char path[512];
+    for (int k = 0; k < NFORMATS; k++) {
+        int ncid, d[2], v, s, w;
+        snprintf(path, sizeof path, "%s/nulls%d.nc", log->dir, k);
+        LOG("format %#x", formats[k]);
+        if (nc_create(path, formats[k] | NC_CLOBBER, &ncid) != NC_NOERR)
+            continue;
+        nc_def_dim(ncid, "rec", NC_UNLIMITED, &d[0]);
+        nc_def_dim(ncid, "x", 3, &d[1]);
+        nc_def_var(ncid, "v", NC_INT, 2, d, &v);
+        nc_def_var(ncid, "s", NC_INT, 0, NULL, &s);
+        nc_def_var(ncid, "w", NC_INT, 1, &d[1], &w);
+        null_calls(log, ncid, "define");
+        LOG("enddef: %d", nc_enddef(ncid));
+        LOG("put 2 records: %d", nc_put_vara_int(ncid, v, (size_t[]){ 0, 0 }, (size_t[]){ 2, 3 },
+                                                  (int[]){ 1, 2, 3, 4, 5, 6 }));
+        null_calls(log, ncid, "data");
+        LOG("close: %d", nc_close(ncid));
+        if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+            null_calls(log, ncid, "readonly");
+            LOG("close: %d", nc_close(ncid));
+        }
+    }
+}
+
+/* ---- groups, types, user-defined types -------------------------------------------- */
+
+static void scen_groups(v3log *log)
+{
+    char path[512], name[NC_MAX_NAME + 1];
+    for (int k = 0; k < NFORMATS; k++) {
+        int ncid, n = -1, g = -1, ids[8] = { -1, -1, -1 }, eq = -1;
+        size_t len = 0, size = 0;
+        nc_type t = -1;
+        snprintf(path, sizeof path, "%s/groups%d.nc", log->dir, k);
+        LOG("format %#x", formats[k]);
+        if (nc_create(path, formats[k] | NC_CLOBBER, &ncid) != NC_NOERR)
+            continue;
+        int d, v;
+        nc_def_dim(ncid, "rec", NC_UNLIMITED, &d);
+        nc_def_var(ncid, "v", NC_SHORT, 1, &d, &v);
+        for (int pass = 0; pass < 2; pass++) {
+            LOG("pass %d", pass);
+            { int r1_ = nc_inq_grps(ncid, &n, ids); LOG("inq_grps: %d %d", r1_, n); }
+            strcpy(name, "?");
+            { int r1_ = nc_inq_grpname(ncid, name); LOG("inq_grpname: %d %s", r1_, name); }
+            strcpy(name, "?");
+            { int r1_ = nc_inq_grpname_full(ncid, &len, name); LOG("inq_grpname_full: %d %zu %s", r1_, len, name); }
+            { int r1_ = nc_inq_grpname_len(ncid, &len); LOG("inq_grpname_len: %d %zu", r1_, len); }
+            LOG("inq_grp_parent: %d", nc_inq_grp_parent(ncid, &g));
+            g = -1;
+            { int r1_ = nc_inq_ncid(ncid, "x", &g); LOG("inq_ncid x: %d %d", r1_, g == ncid); }
+            g = -1;
+            { int r1_ = nc_inq_grp_ncid(ncid, "x", &g); LOG("inq_grp_ncid x: %d %d", r1_, g == ncid); }
+            g = -1;
+            { int r1_ = nc_inq_grp_full_ncid(ncid, "/", &g); LOG("inq_grp_full_ncid /: %d %d", r1_, g == ncid); }
+            LOG("inq_grp_full_ncid /x: %d", nc_inq_grp_full_ncid(ncid, "/x", &g));
+            n = -1;
+            { int r1_ = nc_inq_varids(ncid, &n, ids); LOG("inq_varids: %d %d %d", r1_, n, ids[0]); }
+            n = -1;
+            { int r1_ = nc_inq_dimids(ncid, &n, ids, 0); LOG("inq_dimids: %d %d %d", r1_, n, ids[0]); }
+            n = -1;
+            { int r1_ = nc_inq_typeids(ncid, &n, ids); LOG("inq_typeids: %d %d", r1_, n); }
+            n = -1;
+            { int r1_ = nc_inq_unlimdims(ncid, &n, ids); LOG("inq_unlimdims: %d %d %d", r1_, n, ids[0]); }
+            for (int x = -1; x <= 17; x++) {
+                strcpy(name, "?");
+                size = 0;
+                { int r2_ = nc_inq_type(ncid, x, name, &size); LOG("inq_type %d: %d %s %zu", x, r2_, name,
+                    x == NC_STRING ? (size_t)0 : size); }
+            }
+            static const char *const tn[] = { "byte", "char", "short", "int", "float",
+                                              "double", "ubyte", "ushort", "uint", "int64",
+                                              "uint64", "string", "long", "nat", "" };
+            for (size_t i = 0; i < sizeof tn / sizeof *tn; i++) {
+                t = -1;
+                { int r2_ = nc_inq_typeid(ncid, tn[i], &t); LOG("inq_typeid %s: %d %d", tn[i], r2_, t); }
+            }
+            { int r1_ = nc_inq_type_equal(ncid, NC_INT, ncid, NC_INT, &eq); LOG("inq_type_equal: %d %d", r1_, eq); }
+            { int r1_ = nc_inq_type_equal(ncid, NC_INT, ncid, NC_SHORT, &eq); LOG("inq_type_equal diff: %d %d", r1_, eq); }
+            LOG("inq_user_type: %d", nc_inq_user_type(ncid, NC_INT, name, &size, &t, &len, &n));
+            LOG("inq_user_type 32: %d", nc_inq_user_type(ncid, 32, name, &size, &t, &len, &n));
+            /* ncslab serves the classic data model: what these define in a
+             * netCDF-4 file not marked classic-model, netCDF-C alone can
+             * (doc/v3.md); in every other format both must refuse it */
+            if (formats[k] == NC_NETCDF4) {
+                LOG("enhanced model: not compared");
+            } else {
+                LOG("def_grp: %d", nc_def_grp(ncid, "g", &g));
+                LOG("rename_grp: %d", nc_rename_grp(ncid, "r"));
+                LOG("def_compound: %d", nc_def_compound(ncid, 8, "c", &t));
+                LOG("def_vlen: %d", nc_def_vlen(ncid, "vl", NC_INT, &t));
+                LOG("def_enum: %d", nc_def_enum(ncid, NC_INT, "e", &t));
+                LOG("def_opaque: %d", nc_def_opaque(ncid, 4, "o", &t));
+                LOG("inq_compound 32: %d", nc_inq_compound(ncid, 32, name, &size, &len));
+                LOG("inq_vlen 32: %d", nc_inq_vlen(ncid, 32, name, &size, &t));
+                LOG("inq_enum 32: %d", nc_inq_enum(ncid, 32, name, &t, &size, &len));
+                LOG("inq_opaque 32: %d", nc_inq_opaque(ncid, 32, name, &size));
+                LOG("put_att_string: %d", nc_put_att_string(ncid, NC_GLOBAL, "s", 1, (const char *[]){ "x" }));
+                LOG("def_var string: %d", nc_def_var(ncid, "str", NC_STRING, 0, NULL, &n));
+            }
+            LOG("inq_base_pe: %d", nc_inq_base_pe(ncid, &n));
+            LOG("set_base_pe: %d", nc_set_base_pe(ncid, 0));
+            if (pass == 0)
+                LOG("enddef: %d", nc_enddef(ncid));
+        }
+        LOG("close: %d", nc_close(ncid));
+        LOG("inq_grps closed: %d", nc_inq_grps(ncid, &n, NULL));
+        LOG("inq_type closed: %d", nc_inq_type(ncid, NC_INT, name, &size));
+    }
+}
+
+/* ---- storage calls on every format --------------------------------------------- */
+
+static void storage_calls(v3log *log, int ncid, int v, const char *when)
+{
+    int a = -9, b = -9, c = -9;
+    size_t cs[2] = { 0, 0 }, sz = 0, ne = 0;
+    unsigned id = 99, params[4] = { 0 };
+    size_t np = 99;
+    float pr = -1;
+    { int r2_ = nc_def_var_chunking(ncid, v, NC_CHUNKED, (size_t[]){ 1, 3 }); LOG("%s def_var_chunking: %d", when, r2_); }
+    { int r2_ = nc_inq_var_chunking(ncid, v, &a, cs); LOG("%s inq_var_chunking: %d %d %zu %zu", when, r2_, a, cs[0], cs[1]); }
+    { int r2_ = nc_def_var_deflate(ncid, v, 1, 1, 3); LOG("%s def_var_deflate: %d", when, r2_); }
+    { int r2_ = nc_inq_var_deflate(ncid, v, &a, &b, &c); LOG("%s inq_var_deflate: %d %d %d %d", when, r2_, a, b, c); }
+    { int r2_ = nc_def_var_fletcher32(ncid, v, 1); LOG("%s def_var_fletcher32: %d", when, r2_); }
+    { int r2_ = nc_inq_var_fletcher32(ncid, v, &a); LOG("%s inq_var_fletcher32: %d %d", when, r2_, a); }
+    { int r2_ = nc_def_var_endian(ncid, v, NC_ENDIAN_LITTLE); LOG("%s def_var_endian little: %d", when, r2_); }
+    { int r2_ = nc_def_var_endian(ncid, v, 7); LOG("%s def_var_endian 7: %d", when, r2_); }
+    a = -9;
+    { int r2_ = nc_inq_var_endian(ncid, v, &a); LOG("%s inq_var_endian: %d %d", when, r2_, a); }
+    { int r2_ = nc_def_var_filter(ncid, v, 1, 1, (unsigned[]){ 5 }); LOG("%s def_var_filter deflate: %d", when, r2_); }
+    { int r2_ = nc_def_var_filter(ncid, v, 999, 0, NULL); LOG("%s def_var_filter 999: %d", when, r2_); }
+    { int r2_ = nc_inq_var_filter(ncid, v, &id, &np, params); LOG("%s inq_var_filter: %d %u %zu %u", when, r2_, id, np,
+        params[0]); }
+    a = b = -9;
+    { int r2_ = nc_inq_var_szip(ncid, v, &a, &b); LOG("%s inq_var_szip: %d %d %d", when, r2_, a, b); }
+    a = b = -9;
+    { int r2_ = nc_inq_var_quantize(ncid, v, &a, &b); LOG("%s inq_var_quantize: %d %d %d", when, r2_, a, b); }
+    { int r2_ = nc_set_var_chunk_cache(ncid, v, 1 << 20, 101, 0.5f); LOG("%s set_var_chunk_cache: %d", when, r2_); }
+    { int r2_ = nc_set_var_chunk_cache(ncid, v, 1 << 20, 101, 1.5f); LOG("%s set_var_chunk_cache bad: %d", when, r2_); }
+    { int r2_ = nc_get_var_chunk_cache(ncid, v, &sz, &ne, &pr); LOG("%s get_var_chunk_cache: %d", when, r2_); }
+    { int r2_ = nc_inq_var_chunking(ncid, 77, &a, cs); int r3_ = nc_inq_var_deflate(ncid, 77, &a, &b, &c); int r4_ = nc_def_var_deflate(ncid, 77, 0, 1, 1); LOG("%s storage bad varid: %d %d %d", when, r2_, r3_, r4_); }
+}
+
+static void scen_storage(v3log *log)
+{
+    char path[512];
+    for (int k = 0; k < NFORMATS; k++) {
+        int ncid, d[2], v, s;
+        snprintf(path, sizeof path, "%s/storage%d.nc", log->dir, k);
+        LOG("format %#x", formats[k]);
+        if (nc_create(path, formats[k] | NC_CLOBBER, &ncid) != NC_NOERR)
+            continue;
+        nc_def_dim(ncid, "rec", NC_UNLIMITED, &d[0]);
+        nc_def_dim(ncid, "x", 3, &d[1]);
+        nc_def_var(ncid, "v", NC_FLOAT, 2, d, &v);
+        nc_def_var(ncid, "s", NC_FLOAT, 0, NULL, &s);
+        storage_calls(log, ncid, v, "define");
+        storage_calls(log, ncid, s, "scalar");
+        LOG("enddef: %d", nc_enddef(ncid));
+        storage_calls(log, ncid, v, "data");
+        LOG("redef: %d", nc_redef(ncid));
+        storage_calls(log, ncid, v, "redef");
+        LOG("close: %d", nc_close(ncid));
+    }
+}
+
+/* ---- nc_copy_var and nc_delete ------------------------------------------------- */
+
+static void scen_copy(v3log *log)
+{
+    char in[512], out[512];
+    for (int k = 0; k < 3; k++) {
+        int a, b, d[2], v, w, o[2];
+        snprintf(in, sizeof in, "%s/copyin%d.nc", log->dir, k);
+        snprintf(out, sizeof out, "%s/copyout%d.nc", log->dir, k);
+        LOG("format %#x", formats[k]);
+        nc_create(in, formats[k] | NC_CLOBBER, &a);
+        nc_def_dim(a, "t", NC_UNLIMITED, &d[0]);
+        nc_def_dim(a, "x", 5, &d[1]);
+        nc_def_var(a, "v", NC_SHORT, 2, d, &v);
+        nc_def_var(a, "w", NC_DOUBLE, 1, &d[1], &w);
+        nc_put_att_text(a, v, "units", 1, "m");
+        nc_put_att_double(a, w, "scale", NC_FLOAT, 1, (double[]){ 0.5 });
+        nc_enddef(a);
+        short sv[20];
+        for (int i = 0; i < 20; i++)
+            sv[i] = (short)(i * 7 - 30);
+        nc_put_vara_short(a, v, (size_t[]){ 0, 0 }, (size_t[]){ 4, 5 }, sv);
+        nc_put_var_double(a, w, (double[]){ 1.5, 2.5, 3.5, 4.5, 5.5 });
+        nc_create(out, formats[k] | NC_CLOBBER, &b);
+        LOG("copy_var no dims: %d", nc_copy_var(a, v, b));
+        nc_def_dim(b, "t", NC_UNLIMITED, &o[0]);
+        nc_def_dim(b, "x", 5, &o[1]);
+        LOG("copy_var v: %d", nc_copy_var(a, v, b));
+        LOG("copy_var w in data mode: %d", nc_copy_var(a, w, b));
+        LOG("redef: %d", nc_redef(b));
+        LOG("copy_var w: %d", nc_copy_var(a, w, b));
+        LOG("copy_var bad varid: %d", nc_copy_var(a, 9, b));
+        LOG("copy_var again: %d", nc_copy_var(a, w, b));
+        { int r1_ = nc_close(a); int r2_ = nc_close(b); LOG("close: %d %d", r1_, r2_); }
+    }
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/notnc.txt", log->dir);
+    FILE *fp = fopen(bad, "w");
+    if (fp != NULL) {
+        fputs("not a netCDF file\n", fp);
+        fclose(fp);
+    }
+    LOG("delete not netCDF: %d", nc_delete(bad));
+    LOG("delete copyin0: %d", nc_delete(in));
+    LOG("delete again: %d", nc_delete(in));
+    LOG("delete_mp pe 1: %d", nc_delete_mp(out, 1));
+}
+
+/* ---- library-wide settings -------------------------------------------------------- */
+
+static void scen_settings(v3log *log)
+{
+    size_t sz = 0, ne = 0;
+    float pr = -1;
+    int old = -1, t = -9, a = -9;
+    { int r1_ = nc_get_chunk_cache(&sz, &ne, &pr); LOG("get_chunk_cache: %d %zu %.2f", r1_, ne, pr); }
+    LOG("set_chunk_cache: %d", nc_set_chunk_cache(32 << 20, 1009, 0.5f));
+    { int r1_ = nc_get_chunk_cache(&sz, &ne, &pr); LOG("get_chunk_cache: %d %zu %zu %.2f", r1_, sz, ne, pr); }
+    LOG("set_chunk_cache bad: %d", nc_set_chunk_cache(32 << 20, 1009, 2.0f));
+    LOG("set_chunk_cache back: %d", nc_set_chunk_cache(16 << 20, 4133, 0.75f));
+    { int r1_ = nc_set_default_format(NC_FORMAT_NETCDF4, &old); LOG("set_default_format 4: %d %d", r1_, old); }
+    { int r1_ = nc_set_default_format(9, &old); LOG("set_default_format 9: %d %d", r1_, old); }
+    { int r1_ = nc_set_default_format(NC_FORMAT_CLASSIC, &old); LOG("set_default_format 1: %d %d", r1_, old); }
+    LOG("set_log_level: %d", nc_set_log_level(NC_TURN_OFF_LOGGING));
+    { int r1_ = nc_get_alignment(&t, &a); LOG("get_alignment: %d %d %d", r1_, t, a); }
+    LOG("inq_libvers non-empty: %d", nc_inq_libvers()[0] != 0);
+    LOG("strerror ENOTNC4 non-empty: %d", nc_strerror(NC_ENOTNC4)[0] != 0);
+    nc_vlen_t vl = { 3, malloc(12) };
+    LOG("free_vlen: %d", nc_free_vlen(&vl));
+    char *strs[2] = { malloc(4), malloc(5) };
+    LOG("free_string: %d", nc_free_string(2, strs));
+}
+
+static void (*const scenarios[])(v3log *) = {
+    scen_modes, scen_path, scen_hints, scen_nulls, scen_groups, scen_storage, scen_copy,
+    scen_settings
+};
+static const char *const scenario_names[] = {
+    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "settings"
+};
+
+#define V3SCEN_STR2(x) #x
+#define V3SCEN_STR(x) V3SCEN_STR2(x)
+const v3side SIDE = { V3SCEN_STR(SIDE), scenarios, scenario_names,
+                      (int)(sizeof scenarios / sizeof *scenarios) };

@@ -1,0 +1,4 @@
+/* v3side_netcdf.c -- tests/v3/v3scen.c against netCDF-C. */
+#include <netcdf.h>
+#define SIDE v3side_netcdf
+#include "v3scen.c"
