@@ -306,6 +306,25 @@ int ncs_inq_vardimid(int ncid, int varid, int *dimidsp);
 int ncs_inq_varnatts(int ncid, int varid, int *nattsp);
 /* As ncs_rename_dim, for variables (NCS_ENOTVAR for a bad varid). */
 int ncs_rename_var(int ncid, int varid, const char *name);
+/* The variable's own fill mode (netCDF's nc_def_var_fill): with no_fill
+ * set, enddef does not fill it (records a put adds are filled by the
+ * file's mode, ncs_set_fill, as in netCDF-C); with no_fill 0 and
+ * fill_value non-NULL, its _FillValue becomes that one value of the
+ * variable's type.  A variable starts with the file's mode; in a
+ * classic file ncs_set_fill sets every variable's, in a netCDF-4 file
+ * only that of variables defined later (as netCDF-C).  In a netCDF-4
+ * file no_fill removes _FillValue, and the mode is stored (HDF5's fill
+ * time).
+ * Errors: NCS_EBADID, NCS_EGLOBAL, NCS_EPERM, NCS_ENOTINDEFINE (classic
+ * files, in data mode), NCS_ENOTVAR, NCS_ELATEDEF (a netCDF-4 variable
+ * already laid out), those of ncs_put_att. */
+int ncs_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value);
+/* The fill mode (nonzero: not filled; as netCDF-C, NCS_NOFILL for a
+ * netCDF-4 variable that took a no-fill file's mode) and the fill value
+ * (its _FillValue, else the default of its type; none for a netCDF-4
+ * variable not filled; fill_valuep may be NULL).  Errors: NCS_EBADID,
+ * NCS_ENOTVAR. */
+int ncs_inq_var_fill(int ncid, int varid, int *no_fillp, void *fill_valuep);
 
 /* ---- attributes --------------------------------------------------------- */
 

@@ -359,6 +359,11 @@ int ncs_set_fill(int ncid, int fillmode, int *old_modep)
     } else {
         return NCS_ERR(NCS_EINVAL);
     }
+    /* in a classic file every variable takes the file's mode (each may
+     * then be set apart with ncs_def_var_fill), as in netCDF-C, whose
+     * netCDF-4 code gives the mode to variables defined later only */
+    for (int i = 0; f->version != 4 && i < f->model.nvars; i++)
+        f->model.vars[i].nofill = fillmode == NCS_NOFILL;
     if (old_modep != NULL)
         *old_modep = old;
     return NCS_NOERR;

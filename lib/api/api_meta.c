@@ -240,7 +240,12 @@ static int def_var_nfc(int ncid, const char *name, int xtype, int ndims,
         return NCS_ERR(NCS_EINVAL);
     }
 
-    return ncsi_model_add_var(m, name, xtype, ndims, dimidsp, varidp);
+    status = ncsi_model_add_var(m, name, xtype, ndims, dimidsp, varidp);
+    /* the new variable takes the file's fill mode, as in netCDF-C, whose
+     * netCDF-4 code keeps the mode's own value (NCS_NOFILL) and reports it */
+    if (status == NCS_NOERR && (f->flags & NCSI_F_NOFILL))
+        m->vars[m->nvars - 1].nofill = f->version == 4 ? NCS_NOFILL : 1;
+    return status;
 }
 
 static int inq_varid_nfc(int ncid, const char *name, int *varidp)
@@ -843,4 +848,87 @@ int ncs_rename_att(int ncid, int varid, const char *name, const char *newname)
     }
     free(old);
     return status;
+}
+
+/* ---- per-variable fill mode ----------------------------------------------------
+ * netCDF's nc_def_var_fill: whether enddef fills a variable, and its
+ * _FillValue.  The checks are netCDF-C's for each format: a classic file
+ * wants write access and define mode before it looks at the variable; a
+ * netCDF-4 file finds the variable, then refuses one already laid out
+ * (NCS_ELATEDEF), and turning fill off there also removes _FillValue. */
+static int laid_out(ncs_file *f, int varid)
+{
+    ncs_storage st;
+    int status = ncsi_store_inq_storage(f, varid, &st);
+    if (status == NCS_NOERR)
+        status = ncsi_store_def_storage(f, varid, &st);
+    return status;
+}
+
+int ncs_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    int status;
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (varid == NCS_GLOBAL)
+        return NCS_ERR(NCS_EGLOBAL);
+    if (!(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
+    if (f->version != 4 && !(f->flags & NCSI_F_INDEF))
+        return NCS_ERR(NCS_ENOTINDEFINE);
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    if (f->version == 4) {
+        status = laid_out(f, varid);
+        if (status != NCS_NOERR)
+            return status;
+    }
+    f->model.vars[varid].nofill = no_fill != 0;
+    if (fill_value != NULL && !no_fill) {
+        status = ncs_del_att(ncid, varid, "_FillValue");
+        if (status != NCS_NOERR && status != NCS_ENOTATT)
+            return status;
+        return ncs_put_att(ncid, varid, "_FillValue", f->model.vars[varid].type, 1,
+                           NCS_NAT, fill_value);
+    }
+    if (no_fill && f->version == 4) {
+        status = ncs_del_att(ncid, varid, "_FillValue");
+        if (status != NCS_NOERR && status != NCS_ENOTATT)
+            return status;
+    }
+    return NCS_NOERR;
+}
+
+int ncs_inq_var_fill(int ncid, int varid, int *no_fillp, void *fill_valuep)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (varid < 0 || varid >= f->model.nvars)
+        return NCS_ERR(NCS_ENOTVAR);
+    const ncs_var *v = &f->model.vars[varid];
+    if (no_fillp != NULL)
+        *no_fillp = v->nofill;
+    /* netCDF-C's netCDF-4 code gives no value for a variable not filled */
+    if (fill_valuep == NULL || (f->version == 4 && v->nofill))
+        return NCS_NOERR;
+    int status = ncs_get_att(ncid, varid, "_FillValue", NCS_NAT, fill_valuep);
+    if (status != NCS_ENOTATT)
+        return status;
+    switch (v->type) {
+    case NCS_BYTE: *(signed char *)fill_valuep = NCS_FILL_BYTE; break;
+    case NCS_CHAR: *(char *)fill_valuep = NCS_FILL_CHAR; break;
+    case NCS_SHORT: *(short *)fill_valuep = NCS_FILL_SHORT; break;
+    case NCS_INT: *(int *)fill_valuep = NCS_FILL_INT; break;
+    case NCS_FLOAT: *(float *)fill_valuep = NCS_FILL_FLOAT; break;
+    case NCS_DOUBLE: *(double *)fill_valuep = NCS_FILL_DOUBLE; break;
+    case NCS_UBYTE: *(unsigned char *)fill_valuep = NCS_FILL_UBYTE; break;
+    case NCS_USHORT: *(unsigned short *)fill_valuep = NCS_FILL_USHORT; break;
+    case NCS_UINT: *(unsigned int *)fill_valuep = NCS_FILL_UINT; break;
+    case NCS_INT64: *(long long *)fill_valuep = NCS_FILL_INT64; break;
+    case NCS_UINT64: *(unsigned long long *)fill_valuep = NCS_FILL_UINT64; break;
+    default: return NCS_ERR(NCS_EBADTYPE);
+    }
+    return NCS_NOERR;
 }

@@ -46,6 +46,8 @@ typedef struct ncs_var {
     uint64_t len;        /* vsize: bytes (per record), rounded up to 4 */
     uint64_t begin;      /* file offset of the data (of record 0) */
     int isrec;
+    int nofill;          /* not filled by enddef (netCDF's per-variable
+                            fill mode; in no file format) */
     ncs_attlist atts;
 } ncs_var;
 

@@ -398,6 +398,95 @@ static void scen_copy(v3log *log)
     LOG("delete_mp pe 1: %d", nc_delete_mp(out, 1));
 }
 
+/* ---- per-variable fill mode ------------------------------------------------ */
+
+static void log_fill(v3log *log, int ncid, int varid, const char *when)
+{
+    int nofill = -1;
+    unsigned char v[8];
+    memset(v, 0xa5, sizeof v);
+    int rc = nc_inq_var_fill(ncid, varid, &nofill, v);
+    LOG("%s inq_var_fill %d: %d %d %02x%02x%02x%02x%02x%02x%02x%02x", when, varid, rc, nofill,
+        v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+}
+
+static void scen_fill(v3log *log)
+{
+    char path[512];
+    for (int k = 0; k < NFORMATS; k++) {
+        for (int filemode = 0; filemode < 2; filemode++) {
+            int ncid, d[2], a, b, c, e, old, rc;
+            snprintf(path, sizeof path, "%s/fill%d_%d.nc", log->dir, k, filemode);
+            LOG("format %#x file mode %s", formats[k], filemode ? "nofill" : "fill");
+            if (nc_create(path, formats[k] | NC_CLOBBER, &ncid) != NC_NOERR)
+                continue;
+            if (filemode) {
+                rc = nc_set_fill(ncid, NC_NOFILL, &old);
+                LOG("set_fill: %d %d", rc, old);
+            }
+            nc_def_dim(ncid, "rec", NC_UNLIMITED, &d[0]);
+            nc_def_dim(ncid, "x", 6, &d[1]);
+            nc_def_var(ncid, "a", NC_SHORT, 1, &d[1], &a);
+            nc_def_var(ncid, "b", NC_INT, 2, d, &b);
+            nc_def_var(ncid, "c", NC_DOUBLE, 1, &d[1], &c);
+            nc_def_var(ncid, "e", NC_BYTE, 2, d, &e);
+            log_fill(log, ncid, a, "new");
+            rc = nc_def_var_fill(ncid, a, 1, NULL);
+            LOG("def_var_fill a off: %d", rc);
+            rc = nc_def_var_fill(ncid, c, 0, (double[]){ -1.5 });
+            LOG("def_var_fill c on, -1.5: %d", rc);
+            rc = nc_def_var_fill(ncid, b, 0, NULL);
+            LOG("def_var_fill b on: %d", rc);
+            rc = nc_def_var_fill(ncid, e, 1, (signed char[]){ 3 });
+            LOG("def_var_fill e off with a value: %d", rc);
+            rc = nc_def_var_fill(ncid, NC_GLOBAL, 0, NULL);
+            LOG("def_var_fill global: %d", rc);
+            rc = nc_def_var_fill(ncid, 9, 0, NULL);
+            LOG("def_var_fill bad varid: %d", rc);
+            rc = nc_inq_var_fill(ncid, 9, NULL, NULL);
+            LOG("inq_var_fill bad varid: %d", rc);
+            rc = nc_inq_var_fill(ncid, NC_GLOBAL, NULL, NULL);
+            LOG("inq_var_fill global: %d", rc);
+            for (int v = 0; v < 4; v++)
+                log_fill(log, ncid, v, "define");
+            rc = nc_enddef(ncid);
+            LOG("enddef: %d", rc);
+            rc = nc_put_vara_int(ncid, b, (size_t[]){ 2, 0 }, (size_t[]){ 1, 6 },
+                                 (int[]){ 1, 2, 3, 4, 5, 6 });
+            LOG("put record 2 of b: %d", rc);
+            rc = nc_def_var_fill(ncid, a, 0, NULL);
+            LOG("def_var_fill in data mode: %d", rc);
+            for (int v = 0; v < 4; v++)
+                log_fill(log, ncid, v, "data");
+            rc = nc_redef(ncid);
+            LOG("redef: %d", rc);
+            int f;
+            nc_def_var(ncid, "f", NC_FLOAT, 2, d, &f);
+            rc = nc_def_var_fill(ncid, f, 0, (float[]){ 7.25f });
+            LOG("def_var_fill new f: %d", rc);
+            rc = nc_def_var_fill(ncid, b, 1, NULL);
+            LOG("def_var_fill old b: %d", rc);
+            rc = nc_set_fill(ncid, filemode ? NC_FILL : NC_NOFILL, &old);
+            LOG("set_fill flip: %d %d", rc, old);
+            for (int v = 0; v < 5; v++)
+                log_fill(log, ncid, v, "redef");
+            rc = nc_enddef(ncid);
+            LOG("enddef: %d", rc);
+            rc = nc_close(ncid);
+            LOG("close: %d", rc);
+            if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+                for (int v = 0; v < 5; v++)
+                    log_fill(log, ncid, v, "reopened");
+                int vals[18];
+                memset(vals, 0, sizeof vals);
+                rc = nc_get_vara_int(ncid, b, (size_t[]){ 0, 0 }, (size_t[]){ 3, 6 }, vals);
+                LOG("b read: %d %d %d %d", rc, vals[0], vals[6], vals[12]);
+                nc_close(ncid);
+            }
+        }
+    }
+}
+
 /* ---- library-wide settings -------------------------------------------------------- */
 
 static void scen_settings(v3log *log)
@@ -425,10 +514,10 @@ static void scen_settings(v3log *log)
 
 static void (*const scenarios[])(v3log *) = {
     scen_modes, scen_path, scen_hints, scen_nulls, scen_groups, scen_storage, scen_copy,
-    scen_settings
+    scen_fill, scen_settings
 };
 static const char *const scenario_names[] = {
-    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "settings"
+    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "settings"
 };
 
 #define V3SCEN_STR2(x) #x

@@ -33,6 +33,16 @@ int nc_rename_var(int ncid, int varid, const char *name)
     return ncs_rename_var(ncid, varid, name);
 }
 
+int nc_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value)
+{
+    return ncs_def_var_fill(ncid, varid, no_fill, fill_value);
+}
+
+int nc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep)
+{
+    return ncs_inq_var_fill(ncid, varid, no_fill, fill_valuep);
+}
+
 /* ---- attributes ------------------------------------------------------------ */
 
 int nc_put_att(int ncid, int varid, const char *name, nc_type xtype,

@@ -230,6 +230,8 @@ static int check_fills(const ncs_model *m, const ncs_model *old)
 {
     unsigned char one[8];
     for (int i = old->nvars; i < m->nvars; i++) {
+        if (m->vars[i].nofill)
+            continue;
         int status = fill_value(&m->vars[i], one);
         if (status != NCS_NOERR)
             return status;
@@ -237,9 +239,10 @@ static int check_fills(const ncs_model *m, const ncs_model *old)
     return NCS_NOERR;
 }
 
-/* Fill values of the variables added since ncs_redef (all, after create):
- * fixed-size ones, then the new record variables in every existing
- * record, in netCDF-C's order. */
+/* Fill values of the variables added since ncs_redef (all, after create)
+ * whose fill mode is on (the file's when they were defined, or what
+ * ncs_def_var_fill set): fixed-size ones, then the new record variables in
+ * every existing record, in netCDF-C's order. */
 static int fill_new(ncs_file *f, const ncs_model *old)
 {
     classic *cl = CL(f);
@@ -248,7 +251,7 @@ static int fill_new(ncs_file *f, const ncs_model *old)
     int single = ncsi_cl_count_recvars(m) == 1, status;
     for (int i = first_new; i < m->nvars; i++) {
         const ncs_var *v = &m->vars[i];
-        if (v->isrec)
+        if (v->isrec || v->nofill)
             continue;
         status = fill_region(f, v, v->begin, v->len);
         if (status != NCS_NOERR)
@@ -259,7 +262,7 @@ static int fill_new(ncs_file *f, const ncs_model *old)
     for (uint64_t r = 0; r < old->numrecs; r++) {
         for (int i = first_new; i < m->nvars; i++) {
             const ncs_var *v = &m->vars[i];
-            if (!v->isrec)
+            if (!v->isrec || v->nofill)
                 continue;
             status = fill_region(f, v, v->begin + r * cl->lay.recsize,
                                  single ? cl->lay.recsize : v->len);
@@ -363,14 +366,14 @@ static int overwritten_ranges(ncs_file *f, const ncs_model *old, const ncs_layou
             span = UINT64_MAX;
         add_range(held, &nh, rec_lo, add_sat(rec_hi, span));
     }
-    if (!(f->flags & NCSI_F_NOFILL)) {
-        for (int v = old->nvars; v < m->nvars; v++) {
-            const ncs_var *nv = &m->vars[v];
-            if (!nv->isrec)
-                add_range(wrote, &nw, nv->begin, add_sat(nv->begin, nv->len));
-            else if (old->numrecs > 0 && nv->begin < rec_wlo)
-                rec_wlo = nv->begin;
-        }
+    for (int v = old->nvars; v < m->nvars; v++) {
+        const ncs_var *nv = &m->vars[v];
+        if (nv->nofill)
+            continue;
+        if (!nv->isrec)
+            add_range(wrote, &nw, nv->begin, add_sat(nv->begin, nv->len));
+        else if (old->numrecs > 0 && nv->begin < rec_wlo)
+            rec_wlo = nv->begin;
     }
     /* every write into the records lies at or above rec_wlo */
     add_range(wrote, &nw, rec_wlo, UINT64_MAX);
@@ -509,7 +512,7 @@ int ncsi_cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
     if (cl->broken)
         return cl->broken;
     status = ncsi_cl_check_vlens(m, f->version);
-    if (status == NCS_NOERR && old != NULL && !(f->flags & NCSI_F_NOFILL))
+    if (status == NCS_NOERR && old != NULL)
         status = check_fills(m, old);
     if (status != NCS_NOERR)
         return status;
@@ -550,7 +553,7 @@ int ncsi_cl_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
         status = ncsi_cl_fast_rebuild(f);
     if (status == NCS_NOERR)
         status = ncbuf_header_first(f);
-    if (status == NCS_NOERR && !(f->flags & NCSI_F_NOFILL)) {
+    if (status == NCS_NOERR) {
         status = fill_new(f, old);
         if (status == NCS_EBADTYPE) {
             /* After ncs_create (a redefinition checked first), a

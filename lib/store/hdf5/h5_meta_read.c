@@ -273,13 +273,16 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     return 0;
 }
 
-/* Storage settings and pipeline of an existing dataset. */
-static int read_storage(cvar *cv)
+/* Storage settings and pipeline of an existing dataset, and its fill
+ * mode: off when HDF5 never writes fill values, as netCDF-C reads it. */
+static int read_storage(cvar *cv, int *nofillp)
 {
     hid_t dcpl = H5Dget_create_plist(cv->dset);
     int status = NCS_NOERR, nf, after_fletcher32 = 0;
+    H5D_fill_time_t when;
     if (dcpl < 0)
         return NCS_ERR(NCS_EHDFERR);
+    *nofillp = H5Pget_fill_time(dcpl, &when) >= 0 && when == H5D_FILL_TIME_NEVER;
     memset(&cv->st, 0, sizeof cv->st);
     cv->ck.nf = 0;
     cv->direct = 0;
@@ -641,7 +644,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
         }
-        status = read_storage(cv);
+        status = read_storage(cv, &v->nofill);
         if (status != NCS_NOERR)
             goto done;
     }

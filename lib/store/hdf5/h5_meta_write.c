@@ -382,9 +382,10 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
         H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
         H5Pset_fill_value(dcpl, ftype, cv->ck.fill) < 0 ||
-        /* HDF5 would write the fill value over all of a contiguous
-         * dataset at its first write, gigabytes perhaps (netCDF-C's no_fill) */
-        (cs->nofill && cv->st.contiguous && v->ndims > 0 &&
+        /* a variable not to be filled: HDF5 never writes fill values
+         * (else it would over all of a contiguous dataset at its first
+         * write, gigabytes perhaps), as netCDF-C marks its no_fill ones */
+        (v->nofill &&
          H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0) ||
         /* chunks come from ncslab's own cache, not HDF5's */
         H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) < 0) {
