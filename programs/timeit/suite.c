@@ -90,9 +90,13 @@ void ti_suite_engines(ti_suite *s, const ti_options *o)
         add_engine(s, &ti_lib_ncslab, TI_CONTIGUOUS, NULL);
     if (o->engines & TI_E_NATIVE)
         add_engine(s, &ti_lib_ncslab_native, TI_CONTIGUOUS, NULL);
+    if (o->engines & TI_E_V3)
+        add_engine(s, &ti_lib_ncslab_v3, TI_CONTIGUOUS, NULL);
     if (o->layouts) {
         if (o->engines & TI_E_NETCDF)
             add_engine(s, &ti_lib_netcdf, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_NETCDFV3)
+            add_engine(s, &ti_lib_netcdf_v3, TI_CONTIGUOUS, NULL);
         if (o->engines & TI_E_PNETCDF)
             add_engine(s, TI_PNETCDF, TI_CONTIGUOUS, NULL);
         if (o->engines & TI_E_NETCDF2)
@@ -112,6 +116,8 @@ void ti_suite_engines(ti_suite *s, const ti_options *o)
             add_engine(s, &ti_lib_ncslab, TI_CHUNKED, o->chunkshapes[c]);
         if (o->engines & TI_E_NETCDF)
             add_engine(s, &ti_lib_netcdf, TI_CONTIGUOUS, NULL);
+        if (o->engines & TI_E_NETCDFV3)
+            add_engine(s, &ti_lib_netcdf_v3, TI_CONTIGUOUS, NULL);
         if (o->engines & TI_E_PNETCDF)
             add_engine(s, TI_PNETCDF, TI_CONTIGUOUS, NULL);
         if (o->engines & TI_E_NETCDF2)

@@ -42,7 +42,8 @@ static void usage(FILE *f)
 "  --chunks C,...       chunk shapes, e.g. 1x20x30x40,10x10x10x10; 'default' is\n"
 "                       netCDF-C's choice (default: default,<each dim at most 10>)\n"
 "  --engines E,...      ncslab, ncslab-chunked, netcdf, netcdf4, memory, native\n"
-"                       (ncslab without its v2 layer), the peers pnetcdf, netcdf2,\n"
+"                       (ncslab without its v2 layer), ncslab-v3 and netcdf-v3\n"
+"                       (each through its v3 calls), the peers pnetcdf, netcdf2,\n"
 "                       netcdf2-4 when built, all (default: the first five)\n"
 "  --table-type T       the type of the side-by-side table and chart (default float)\n"
 "  --csv FILE           one row per engine x layout x type x op x shape\n"
@@ -168,7 +169,8 @@ static int parse_engines(const char *arg, unsigned *bits)
         { "ncslab", TI_E_NCSLAB }, { "ncslab-chunked", TI_E_NCSCHUNK },
         { "netcdf", TI_E_NETCDF }, { "netcdf4", TI_E_NETCDF4 }, { "memory", TI_E_MEMORY },
         { "native", TI_E_NATIVE }, { "pnetcdf", TI_E_PNETCDF }, { "netcdf2", TI_E_NETCDF2 },
-        { "netcdf2-4", TI_E_NETCDF24 }, { "all", TI_E_BUILT },
+        { "netcdf2-4", TI_E_NETCDF24 }, { "ncslab-v3", TI_E_V3 },
+        { "netcdf-v3", TI_E_NETCDFV3 }, { "all", TI_E_BUILT },
     };
     char *copy = strdup(arg), *save = NULL;
     *bits = 0;

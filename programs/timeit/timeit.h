@@ -79,6 +79,8 @@ typedef struct ti_lib {
 extern const ti_lib ti_lib_ncslab;        /* ncslab through its v2 calls */
 extern const ti_lib ti_lib_ncslab_native; /* ncslab through ncs_get/ncs_put */
 extern const ti_lib ti_lib_netcdf;        /* netCDF-C through its v2 calls */
+extern const ti_lib ti_lib_ncslab_v3;     /* ncslab through its v3 calls */
+extern const ti_lib ti_lib_netcdf_v3;     /* netCDF-C through its v3 calls */
 extern const ti_lib ti_lib_memory;        /* gather/scatter on resident arrays */
 extern const ti_lib ti_lib_plain;         /* the scan's reference: a plain loop */
 /* Peers built when configure found them (doc/timeit.md): PnetCDF on the
@@ -257,7 +259,10 @@ struct ti_options {
 #define TI_E_PNETCDF  0x40      /* PnetCDF classic */
 #define TI_E_NETCDF2  0x80      /* the second netCDF-C, classic */
 #define TI_E_NETCDF24 0x100     /* the second netCDF-C, netCDF-4 */
+#define TI_E_V3       0x200     /* ncslab contiguous through its v3 calls */
+#define TI_E_NETCDFV3 0x400     /* netCDF-C contiguous through its v3 calls */
 /* the engines of this build */
-#define TI_E_BUILT (TI_E_DEFAULT | TI_E_NATIVE | TI_E_PNETCDF_BUILT | TI_E_NETCDF2_BUILT)
+#define TI_E_BUILT (TI_E_DEFAULT | TI_E_NATIVE | TI_E_V3 | TI_E_NETCDFV3 | \
+                    TI_E_PNETCDF_BUILT | TI_E_NETCDF2_BUILT)
 
 #endif /* TIMEIT_H */

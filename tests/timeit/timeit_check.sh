@@ -65,7 +65,8 @@ grep -q '^usage: ncslab-timeit ' "$tmp/err" || fail "a bad option: no usage on s
 # still be found.
 for src in "$srcdir"/programs/timeit/*.[ch]; do
     bad=$(sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$src" |
-        grep -v -x -e timeit.h -e suite.h -e terrain.h -e ncslab.h -e ncslab/netcdf.h -e v2_names.h)
+        grep -v -x -e timeit.h -e suite.h -e terrain.h -e ncslab.h -e ncslab/netcdf.h -e v2_names.h \
+            -e engine_v3.c)
     [ -z "$bad" ] || fail "$src includes $bad"
 done
 
@@ -140,6 +141,13 @@ if [ -x /usr/bin/python3 ]; then
         fail "figures --update changed text outside its section"
     $figures --commit abc1234 --targets | grep -c '^| ' | grep -qx 6 || fail "figures --targets: not 6 rows"
 fi
+
+# the v3 engines: both libraries through nc_get_vara_* and the like, every
+# value checked, as for the others
+run --min-time 0.001 --dims 3,4,5 --types byte,char,short,long,float,double --quiet \
+    --engines ncslab-v3,netcdf-v3,netcdf
+grep -q 'ncslab v3' "$tmp/out" || fail "no ncslab v3 engine in the table"
+grep -q 'netCDF-C v3' "$tmp/out" || fail "no netCDF-C v3 engine in the table"
 
 run --min-time 0.001 --dims 3,4,5 --types double --quiet --layouts
 grep -q '^Layouts' "$tmp/out" || fail "no layouts table"

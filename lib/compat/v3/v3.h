@@ -22,14 +22,14 @@
 
 /* The mode flags nc_inq_format_extended reports for ncid, recorded by
  * nc_create and nc_open (v3_file.c). */
-void ncsi_v3_mode_set(int ncid, int mode);
-void ncsi_v3_mode_drop(int ncid);
+void v3i_mode_set(int ncid, int mode);
+void v3i_mode_drop(int ncid);
 
 /* Forgets the byte orders recorded for ncid's variables (v3_nc4.c). */
-void ncsi_v3_endian_drop(int ncid);
+void v3i_endian_drop(int ncid);
 
 /* Whether ncid is a netCDF-4 file (1), a classic one (0), or a status
  * (negative) for a bad ncid. */
-int ncsi_v3_is_nc4(int ncid);
+int v3i_is_nc4(int ncid);
 
 #endif /* NCS_V3_H */

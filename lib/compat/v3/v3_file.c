@@ -27,7 +27,7 @@ static v3_mode *modes;
 static size_t nmodes;
 static pthread_mutex_t modes_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void ncsi_v3_mode_set(int ncid, int mode)
+void v3i_mode_set(int ncid, int mode)
 {
     size_t slot = (size_t)ncid >> 16;
     pthread_mutex_lock(&modes_lock);
@@ -47,7 +47,7 @@ void ncsi_v3_mode_set(int ncid, int mode)
     pthread_mutex_unlock(&modes_lock);
 }
 
-void ncsi_v3_mode_drop(int ncid)
+void v3i_mode_drop(int ncid)
 {
     size_t slot = (size_t)ncid >> 16;
     pthread_mutex_lock(&modes_lock);
@@ -68,7 +68,7 @@ static int format_flags(int format)
     }
 }
 
-int ncsi_v3_is_nc4(int ncid)
+int v3i_is_nc4(int ncid)
 {
     int format, status = ncs_inq_format(ncid, &format);
     if (status != NC_NOERR)
@@ -96,7 +96,7 @@ int nc_create(const char *path, int cmode, int *ncidp)
     if (status != NC_NOERR)
         return status;
     if (ncs_inq_format(ncid, &format) == NC_NOERR)
-        ncsi_v3_mode_set(ncid, cmode | format_flags(format));
+        v3i_mode_set(ncid, cmode | format_flags(format));
     /* netCDF-C creates the file even without somewhere to put its id */
     if (ncidp != NULL)
         *ncidp = ncid;
@@ -129,7 +129,7 @@ int nc__create(const char *path, int cmode, size_t initialsz,
     status = nc_create(path, cmode, &ncid);
     if (status != NC_NOERR)
         return status;
-    if (ncsi_v3_is_nc4(ncid) == 0)
+    if (v3i_is_nc4(ncid) == 0)
         size_hint(path, chunksizehintp);
     if (ncidp != NULL)
         *ncidp = ncid;
@@ -166,7 +166,7 @@ int nc_open(const char *path, int mode, int *ncidp)
             mode |= NC_NETCDF4;  /* netCDF-C does not add NC_CLASSIC_MODEL */
         else
             mode = (mode & ~NC_NETCDF4) | fl;
-        ncsi_v3_mode_set(ncid, mode);
+        v3i_mode_set(ncid, mode);
     }
     *ncidp = ncid;
     return NC_NOERR;
@@ -180,7 +180,7 @@ int nc__open(const char *path, int mode, size_t *chunksizehintp, int *ncidp)
     status = nc_open(path, mode, &ncid);
     if (status != NC_NOERR)
         return status;
-    if (ncsi_v3_is_nc4(ncid) == 0)
+    if (v3i_is_nc4(ncid) == 0)
         size_hint(path, chunksizehintp);
     *ncidp = ncid;
     return NC_NOERR;
@@ -221,8 +221,8 @@ int nc_abort(int ncid)
 {
     int status = ncs_abort(ncid);
     if (status != NC_EBADID) {
-        ncsi_v3_mode_drop(ncid);
-        ncsi_v3_endian_drop(ncid);
+        v3i_mode_drop(ncid);
+        v3i_endian_drop(ncid);
     }
     return status;
 }
@@ -231,8 +231,8 @@ int nc_close(int ncid)
 {
     int status = ncs_close(ncid);
     if (status != NC_EBADID) {
-        ncsi_v3_mode_drop(ncid);
-        ncsi_v3_endian_drop(ncid);
+        v3i_mode_drop(ncid);
+        v3i_endian_drop(ncid);
     }
     return status;
 }

@@ -36,7 +36,7 @@ static int enhanced_def(int ncid)
 /* What asking about a user-defined type answers: there are none. */
 static int enhanced_inq(int ncid)
 {
-    int nc4 = ncsi_v3_is_nc4(ncid);
+    int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     return nc4 ? NC_EBADTYPE : NC_ENOTNC4;
@@ -45,7 +45,7 @@ static int enhanced_inq(int ncid)
 /* netCDF-4 only: a status for a classic file or a bad id/varid, else 0. */
 static int nc4_var(int ncid, int varid)
 {
-    int ndims, nc4 = ncsi_v3_is_nc4(ncid);
+    int ndims, nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     if (!nc4)
@@ -109,7 +109,7 @@ static v3_endian *endians;
 static size_t nendians;
 static pthread_mutex_t endian_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void ncsi_v3_endian_drop(int ncid)
+void v3i_endian_drop(int ncid)
 {
     pthread_mutex_lock(&endian_lock);
     for (size_t i = 0; i < nendians;)
@@ -225,7 +225,7 @@ int nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparams,
                       unsigned int *params)
 {
     int shuffle, deflate, level, zlevel, f32;
-    int nc4 = ncsi_v3_is_nc4(ncid), ndims;
+    int nc4 = v3i_is_nc4(ncid), ndims;
     if (nc4 < 0)
         return nc4;
     int status = ncs_inq_varndims(ncid, varid, &ndims);
@@ -360,7 +360,7 @@ int nc_get_var_chunk_cache(int ncid, int varid, size_t *sizep, size_t *nelemsp,
 
 int nc_inq_ncid(int ncid, const char *name, int *grp_ncid)
 {
-    int nc4 = ncsi_v3_is_nc4(ncid);
+    int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     if (!nc4) {  /* netCDF-C's classic code answers with the file itself */
@@ -420,7 +420,7 @@ int nc_inq_grp_parent(int ncid, int *parent_ncid)
 /* A classic file has no group to find, not even "/", in netCDF-C. */
 int nc_inq_grp_full_ncid(int ncid, const char *full_name, int *grp_ncid)
 {
-    int nc4 = ncsi_v3_is_nc4(ncid);
+    int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     if (!nc4)
@@ -470,7 +470,7 @@ int nc_def_grp(int parent_ncid, const char *name, int *new_ncid)
 /* The only group is the root one, which netCDF-4 files cannot rename. */
 int nc_rename_grp(int grpid, const char *name)
 {
-    int nc4 = ncsi_v3_is_nc4(grpid);
+    int nc4 = v3i_is_nc4(grpid);
     (void)name;
     if (nc4 < 0)
         return nc4;
@@ -518,7 +518,7 @@ int nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
  * for NC_NAT. */
 int nc_inq_typeid(int ncid, const char *name, nc_type *typeidp)
 {
-    int nc4 = ncsi_v3_is_nc4(ncid);
+    int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     if (name == NULL)
