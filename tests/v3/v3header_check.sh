@@ -89,4 +89,62 @@ if $cc --version 2>/dev/null | grep -qi 'gcc\|free software'; then
 else
     echo "note: not gcc, prototypes not compared"
 fi
+# ---- the companion headers ------------------------------------------------------
+# netcdf_filter.h and netcdf_mem.h: every macro with netCDF-C's value and
+# every prototype alike; netcdf_meta.h: every macro defined (its values say
+# what each library provides, so they differ).
+for h in netcdf_filter netcdf_mem netcdf_meta; do
+    printf '#include <netcdf.h>\n#include <%s.h>\n' $h >"$tmp/c_nc.c"
+    printf '#include "ncslab/netcdf.h"\n#include "ncslab/%s.h"\n' $h >"$tmp/c_ncs.c"
+    if ! $cc $ncflags -E "$tmp/c_nc.c" >/dev/null 2>&1; then
+        echo "note: netCDF-C has no $h.h, not compared"
+        continue
+    fi
+    chdr=$($cc $ncflags -E "$tmp/c_nc.c" | sed -n "s/^# [0-9]* \"\(.*\/$h\.h\)\".*/\1/p" | head -n 1)
+    names=$(sed -n 's/^[[:space:]]*#[[:space:]]*define[[:space:]]\{1,\}\([A-Za-z_][A-Za-z_0-9]*\).*/\1/p' "$chdr" | LC_ALL=C sort -u)
+    {
+        echo '#include <stdio.h>'
+        echo "#include HEADER1"
+        echo "#include HEADER2"
+        echo 'int main(void) {'
+        for m in $names; do
+            if [ $h = netcdf_meta ]; then
+                printf '#ifdef %s\n    puts("%s defined");\n#else\n    puts("%s missing");\n#endif\n' "$m" "$m" "$m"
+            else
+                printf '#ifdef %s\n    printf("%s = %%.21Lg\\n", (long double)(%s + 0));\n#else\n    puts("%s missing");\n#endif\n' "$m" "$m" "$m" "$m"
+            fi
+        done
+        echo 'return 0; }'
+    } >"$tmp/c_values.c"
+    # include guards have no value: presence only for them
+    sed -i 's/(long double)(\(NETCDF_[A-Z_]*_H\) + 0)/(long double)(1)/' "$tmp/c_values.c"
+    if $cc $ncflags -DHEADER1='<netcdf.h>' -DHEADER2="<$h.h>" -o "$tmp/c_nc" "$tmp/c_values.c" &&
+       $cc -I"$srcdir/include" -DHEADER1='"ncslab/netcdf.h"' -DHEADER2="\"ncslab/$h.h\"" \
+           -o "$tmp/c_ncs" "$tmp/c_values.c"; then
+        "$tmp/c_nc" >"$tmp/c_nc.out"
+        "$tmp/c_ncs" >"$tmp/c_ncs.out"
+        if diff "$tmp/c_nc.out" "$tmp/c_ncs.out"; then
+            echo "PASS: $h.h: $(wc -l <"$tmp/c_nc.out" | tr -d ' ') macros alike"
+        else
+            fail "$h.h: macros differ (< netCDF-C, > ncslab)"
+        fi
+    else
+        fail "$h.h: cannot build the macro printers"
+    fi
+    if $cc --version 2>/dev/null | grep -qi 'gcc\|free software'; then
+        $cc $ncflags -aux-info "$tmp/c_nc.aux" -c "$tmp/c_nc.c" -o "$tmp/c_nc.o" &&
+            $cc -I"$srcdir/include" -aux-info "$tmp/c_ncs.aux" -c "$tmp/c_ncs.c" -o "$tmp/c_ncs.o"
+        for f in c_nc c_ncs; do
+            grep "/$h\.h:" "$tmp/$f.aux" | sed -e 's|^/\*[^*]*\*/ ||' -e 's/long int/long/g' \
+                -e 's/^extern //' | LC_ALL=C sort -u >"$tmp/$f.protos"
+        done
+        missing=$(LC_ALL=C comm -23 "$tmp/c_nc.protos" "$tmp/c_ncs.protos")
+        if [ -n "$missing" ]; then
+            echo "$missing" | sed 's/^/  /'
+            fail "$h.h: prototypes missing or different"
+        else
+            echo "PASS: $h.h: $(wc -l <"$tmp/c_nc.protos" | tr -d ' ') prototypes alike"
+        fi
+    fi
+done
 exit $status

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "v3scen.h"
 
@@ -487,6 +488,131 @@ static void scen_fill(v3log *log)
     }
 }
 
+/* ---- in-memory and diskless files ---------------------------------------------- */
+
+/* FNV-1a of a block, to log the bytes of a file in memory. */
+static unsigned long long fnv(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static void small_file(v3log *log, int ncid)
+{
+    int d[2], v, rc;
+    nc_def_dim(ncid, "t", NC_UNLIMITED, &d[0]);
+    nc_def_dim(ncid, "x", 3, &d[1]);
+    nc_def_var(ncid, "v", NC_INT, 2, d, &v);
+    nc_put_att_text(ncid, NC_GLOBAL, "title", 3, "mem");
+    rc = nc_enddef(ncid);
+    LOG("enddef: %d", rc);
+    rc = nc_put_vara_int(ncid, v, (size_t[]){ 0, 0 }, (size_t[]){ 2, 3 }, (int[]){ 1, 2, 3, 4, 5, 6 });
+    LOG("put: %d", rc);
+}
+
+static void read_back(v3log *log, int ncid, const char *what)
+{
+    int v = -1, vals[6] = { 0 }, rc;
+    size_t len = 0;
+    char path[512] = "";
+    rc = nc_inq_varid(ncid, "v", &v);
+    LOG("%s inq_varid: %d", what, rc);
+    rc = nc_get_var_int(ncid, v, vals);
+    LOG("%s get: %d %d %d %d", what, rc, vals[0], vals[3], vals[5]);
+    rc = nc_inq_path(ncid, &len, NULL);
+    if (rc == NC_NOERR && len < sizeof path)
+        nc_inq_path(ncid, NULL, path);
+    LOG("%s inq_path: %d %s", what, rc, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    rc = nc_put_var1_int(ncid, v, (size_t[]){ 0, 0 }, (int[]){ 9 });
+    LOG("%s put read-only: %d", what, rc);
+}
+
+static void scen_memory(v3log *log)
+{
+    char path[512];
+    for (int k = 0; k < 3; k++) {
+        int ncid, rc, x = -1, m = -1;
+        NC_memio mio = { 0, NULL, 0 };
+        LOG("format %#x", formats[k]);
+        snprintf(path, sizeof path, "%s/mem%d.nc", log->dir, k);
+        rc = nc_create_mem(path, formats[k], 0, &ncid);
+        LOG("create_mem: %d", rc);
+        if (rc != NC_NOERR)
+            continue;
+        rc = nc_inq_format_extended(ncid, &x, &m);
+        LOG("inq_format_extended: %d %d %#x", rc, x, m);
+        small_file(log, ncid);
+        rc = nc_close_memio(ncid, &mio);
+        LOG("close_memio: %d %zu %016llx %d", rc, mio.size, mio.memory ? fnv(mio.memory, mio.size) : 0ULL,
+            mio.flags);
+        LOG("no file on disk: %d", access(path, F_OK) != 0);
+        if (rc != NC_NOERR || mio.memory == NULL)
+            continue;
+        rc = nc_open_mem(path, NC_NOWRITE, mio.size, mio.memory, &ncid);
+        LOG("open_mem: %d", rc);
+        if (rc == NC_NOERR) {
+            read_back(log, ncid, "open_mem");
+            NC_memio back = { 0, NULL, 0 };
+            rc = nc_close_memio(ncid, &back);
+            LOG("close_memio of open_mem: %d %d %d %d", rc, back.memory == mio.memory,
+                back.size == mio.size, back.flags);
+        }
+        NC_memio in = { mio.size, mio.memory, NC_MEMIO_LOCKED };
+        rc = nc_open_memio(path, NC_NOWRITE, &in, &ncid);
+        LOG("open_memio: %d", rc);
+        if (rc == NC_NOERR) {
+            read_back(log, ncid, "open_memio");
+            rc = nc_close(ncid);
+            LOG("close: %d", rc);
+        }
+        LOG("open_mem NULL memory: %d", nc_open_mem(path, 0, 100, NULL, &ncid));
+        LOG("open_mem size 2: %d", nc_open_mem(path, 0, 2, mio.memory, &ncid));
+        LOG("open_mem NC_WRITE: %d", nc_open_mem(path, NC_WRITE, mio.size, mio.memory, &ncid));
+        LOG("create_mem NC_MMAP: %d", nc_create_mem(path, NC_MMAP, 0, &ncid));
+        free(mio.memory);
+
+        /* diskless, kept at close and not */
+        snprintf(path, sizeof path, "%s/diskless%d.nc", log->dir, k);
+        remove(path);
+        rc = nc_create(path, formats[k] | NC_DISKLESS | NC_PERSIST, &ncid);
+        LOG("create diskless persist: %d", rc);
+        if (rc == NC_NOERR) {
+            small_file(log, ncid);
+            LOG("no file before close: %d", access(path, F_OK) != 0);
+            rc = nc_close(ncid);
+            LOG("close: %d, file now: %d", rc, access(path, F_OK) == 0);
+        }
+        rc = nc_create(path, formats[k] | NC_DISKLESS | NC_PERSIST | NC_NOCLOBBER, &ncid);
+        LOG("create diskless persist noclobber over it: %d", rc);
+        if (rc == NC_NOERR) {
+            small_file(log, ncid);
+            rc = nc_close(ncid);
+            LOG("close: %d", rc);
+        }
+        rc = nc_open(path, NC_NOWRITE | NC_DISKLESS, &ncid);
+        LOG("open diskless: %d", rc);
+        if (rc == NC_NOERR) {
+            read_back(log, ncid, "diskless");
+            rc = nc_close(ncid);
+            LOG("close: %d", rc);
+        }
+        /* nc_open with NC_INMEMORY and no block crashes netCDF-C 4.9.0
+         * (doc/v3.md), so it is not called here */
+        char gone[512];
+        snprintf(gone, sizeof gone, "%s/gone%d.nc", log->dir, k);
+        rc = nc_create(gone, formats[k] | NC_DISKLESS, &ncid);
+        LOG("create diskless: %d", rc);
+        if (rc == NC_NOERR) {
+            small_file(log, ncid);
+            rc = nc_close(ncid);
+            LOG("close: %d, no file: %d", rc, access(gone, F_OK) != 0);
+        }
+    }
+}
+
 /* ---- library-wide settings -------------------------------------------------------- */
 
 static void scen_settings(v3log *log)
@@ -514,10 +640,10 @@ static void scen_settings(v3log *log)
 
 static void (*const scenarios[])(v3log *) = {
     scen_modes, scen_path, scen_hints, scen_nulls, scen_groups, scen_storage, scen_copy,
-    scen_fill, scen_settings
+    scen_fill, scen_memory, scen_settings
 };
 static const char *const scenario_names[] = {
-    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "settings"
+    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings"
 };
 
 #define V3SCEN_STR2(x) #x

@@ -3,5 +3,6 @@
  * the objcopy renaming of tests/v3/libv3ren.a). */
 #include "v3_rename.h"
 #include "ncslab/netcdf.h"
+#include "ncslab/netcdf_mem.h"
 #define SIDE v3side_ncslab
 #include "v3scen.c"

@@ -28,6 +28,18 @@ void v3i_mode_drop(int ncid);
 /* Forgets the byte orders recorded for ncid's variables (v3_nc4.c). */
 void v3i_endian_drop(int ncid);
 
+/* In-memory and diskless files (v3_mem.c).  v3i_mem_create and
+ * v3i_mem_open serve nc_create and nc_open for NC_DISKLESS/NC_INMEMORY
+ * modes; v3i_mem_close closes any file (NC_EBADID as ncs_close), giving an
+ * in-memory one's bytes to memio (NULL: none) or to its path
+ * (NC_PERSIST); v3i_mem_path is the caller's name of an in-memory file,
+ * NULL for others. */
+struct NC_memio;
+int v3i_mem_create(const char *path, int cmode, int native_mode, int *ncidp);
+int v3i_mem_open(const char *path, int mode, int *ncidp);
+int v3i_mem_close(int ncid, struct NC_memio *memio);
+const char *v3i_mem_path(int ncid);
+
 /* Whether ncid is a netCDF-4 file (1), a classic one (0), or a status
  * (negative) for a bad ncid. */
 int v3i_is_nc4(int ncid);

@@ -91,8 +91,9 @@ int nc_create(const char *path, int cmode, int *ncidp)
     if (cmode & (NC_UDF0 | NC_UDF1))
         return NC_ENOTBUILT;   /* no user-defined format is registered */
     if (cmode & MEMORY_MODE)
-        return NC_ENOTBUILT;   /* in-memory files: doc/v3.md */
-    status = ncs_create(path, cmode & NATIVE_MODE, &ncid);
+        status = v3i_mem_create(path, cmode, cmode & NATIVE_MODE, &ncid);
+    else
+        status = ncs_create(path, cmode & NATIVE_MODE, &ncid);
     if (status != NC_NOERR)
         return status;
     if (ncs_inq_format(ncid, &format) == NC_NOERR)
@@ -152,12 +153,12 @@ int nc_open(const char *path, int mode, int *ncidp)
         return NC_EDAPURL;     /* netCDF-C takes an empty path for a URL */
     if (mode & (NC_UDF0 | NC_UDF1))
         return NC_ENOTBUILT;
-    /* an in-memory copy of a file opened read-only reads as the file */
-    if ((mode & MEMORY_MODE) && (mode & NC_WRITE))
-        return NC_ENOTBUILT;
     if (ncidp == NULL)
         return NC_EINVAL;
-    status = ncs_open(path, mode & NATIVE_MODE, &ncid);
+    if (mode & MEMORY_MODE)
+        status = v3i_mem_open(path, mode, &ncid);
+    else
+        status = ncs_open(path, mode & NATIVE_MODE, &ncid);
     if (status != NC_NOERR)
         return status;
     if (ncs_inq_format(ncid, &format) == NC_NOERR) {
@@ -219,7 +220,7 @@ int nc_sync(int ncid)
 
 int nc_abort(int ncid)
 {
-    int status = ncs_abort(ncid);
+    int status = v3i_mem_path(ncid) != NULL ? v3i_mem_close(ncid, NULL) : ncs_abort(ncid);
     if (status != NC_EBADID) {
         v3i_mode_drop(ncid);
         v3i_endian_drop(ncid);
@@ -229,7 +230,7 @@ int nc_abort(int ncid)
 
 int nc_close(int ncid)
 {
-    int status = ncs_close(ncid);
+    int status = v3i_mem_close(ncid, NULL);
     if (status != NC_EBADID) {
         v3i_mode_drop(ncid);
         v3i_endian_drop(ncid);
@@ -246,7 +247,14 @@ int nc_set_fill(int ncid, int fillmode, int *old_modep)
 
 int nc_inq_path(int ncid, size_t *pathlen, char *path)
 {
-    return ncs_inq_path(ncid, pathlen, path);
+    const char *name = v3i_mem_path(ncid);
+    if (name == NULL)
+        return ncs_inq_path(ncid, pathlen, path);
+    if (pathlen != NULL)
+        *pathlen = strlen(name);
+    if (path != NULL)
+        strcpy(path, name);
+    return NC_NOERR;
 }
 
 int nc_inq_format_extended(int ncid, int *formatp, int *modep)

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 #include "v3.h"
+#include "ncslab/netcdf_filter.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -730,4 +731,162 @@ int nc_copy_data_all(int ncid, nc_type xtypeid, const void *memory, size_t count
 int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **buf)
 {
     return NC_ENOTBUILT;
+}
+
+/* ---- netcdf_filter.h ------------------------------------------------------------
+ * As a netCDF-C built with zstd answers (Debian's is built without it, and
+ * there the zstd calls do nothing). */
+
+/* The variable's pipeline as netCDF-C lists it. */
+static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params, size_t *np)
+{
+    int shuffle, deflate, level, zlevel, f32;
+    int status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
+    if (status == NC_NOERR)
+        status = ncs_inq_var_zstd(ncid, varid, &zlevel);
+    if (status == NC_NOERR)
+        status = ncs_inq_var_fletcher32(ncid, varid, &f32);
+    if (status != NC_NOERR)
+        return status;
+    *np = 0;
+    if (f32) {
+        params[*np] = 0;
+        ids[(*np)++] = FILTER_FLETCHER32;
+    }
+    if (shuffle) {
+        params[*np] = 0;
+        ids[(*np)++] = FILTER_SHUFFLE;
+    }
+    if (deflate) {
+        params[*np] = (unsigned int)level;
+        ids[(*np)++] = FILTER_DEFLATE;
+    }
+    if (zlevel) {
+        params[*np] = (unsigned int)zlevel;
+        ids[(*np)++] = FILTER_ZSTD;
+    }
+    return NC_NOERR;
+}
+
+int nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *ids)
+{
+    unsigned int id[4], param[4];
+    size_t n;
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (!nc4) {
+        if (nfiltersp != NULL)
+            *nfiltersp = 0;
+        return NC_NOERR;
+    }
+    int status = pipeline(ncid, varid, id, param, &n);
+    if (status != NC_NOERR)
+        return status;
+    if (nfiltersp != NULL)
+        *nfiltersp = n;
+    for (size_t i = 0; ids != NULL && i < n; i++)
+        ids[i] = id[i];
+    return NC_NOERR;
+}
+
+int nc_inq_var_filter_info(int ncid, int varid, unsigned int fid, size_t *nparams,
+                           unsigned int *params)
+{
+    unsigned int id[4], param[4];
+    size_t n;
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (!nc4)
+        return NC_ENOFILTER;
+    int status = pipeline(ncid, varid, id, param, &n);
+    if (status != NC_NOERR)
+        return status;
+    for (size_t i = 0; i < n; i++) {
+        if (id[i] != fid)
+            continue;
+        int has = fid == FILTER_DEFLATE || fid == FILTER_ZSTD;
+        if (nparams != NULL)
+            *nparams = has ? 1 : 0;
+        if (params != NULL && has)
+            params[0] = param[i];
+        return NC_NOERR;
+    }
+    return NC_ENOFILTER;
+}
+
+int nc_inq_filter_avail(int ncid, unsigned int id)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (!nc4)
+        return NC_ENOFILTER;
+    return id == FILTER_DEFLATE || id == FILTER_SHUFFLE || id == FILTER_FLETCHER32 ||
+                   id == FILTER_ZSTD ? NC_NOERR : NC_ENOFILTER;
+}
+
+int nc_def_var_zstandard(int ncid, int varid, int level)
+{
+    int status = nc_inq_filter_avail(ncid, FILTER_ZSTD);
+    if (status != NC_NOERR)
+        return status;
+    if (level < -131072 || level > 22)
+        return NC_EINVAL;
+    unsigned int ulevel = (unsigned int)level;
+    return nc_def_var_filter(ncid, varid, FILTER_ZSTD, 1, &ulevel);
+}
+
+int nc_inq_var_zstandard(int ncid, int varid, int *hasfilterp, int *levelp)
+{
+    size_t np;
+    unsigned int level = 0;
+    int has = 0, status = nc_inq_filter_avail(ncid, FILTER_ZSTD);
+    if (status == NC_NOERR) {
+        status = nc_inq_var_filter_info(ncid, varid, FILTER_ZSTD, &np, &level);
+        if (status == NC_NOERR)
+            has = 1;
+        else if (status == NC_ENOFILTER)
+            status = NC_NOERR;
+    }
+    if (levelp != NULL)
+        *levelp = (int)level;
+    if (hasfilterp != NULL)
+        *hasfilterp = has;
+    return status;
+}
+
+/* bzip2 and blosc are not among ncslab's filters. */
+int nc_def_var_bzip2(int ncid, int varid, int level)
+{
+    (void)varid, (void)level;
+    int status = nc_inq_filter_avail(ncid, 307);
+    return status;
+}
+
+int nc_inq_var_bzip2(int ncid, int varid, int *hasfilterp, int *levelp)
+{
+    (void)varid, (void)levelp;
+    int status = nc_inq_filter_avail(ncid, 307);
+    if (hasfilterp != NULL)
+        *hasfilterp = 0;
+    return status;
+}
+
+int nc_def_var_blosc(int ncid, int varid, unsigned subcompressor, unsigned level,
+                     unsigned blocksize, unsigned addshuffle)
+{
+    (void)varid, (void)subcompressor, (void)level, (void)blocksize, (void)addshuffle;
+    return nc_inq_filter_avail(ncid, 32001);
+}
+
+int nc_inq_var_blosc(int ncid, int varid, int *hasfilterp, unsigned *subcompressorp,
+                     unsigned *levelp, unsigned *blocksizep, unsigned *addshufflep)
+{
+    (void)varid, (void)subcompressorp, (void)levelp, (void)blocksizep, (void)addshufflep;
+    int status = nc_inq_filter_avail(ncid, 32001);
+    if (hasfilterp != NULL)
+        *hasfilterp = 0;
+    return status;
 }
