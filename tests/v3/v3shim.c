@@ -18,6 +18,7 @@
 #include "v3shim.h"
 #include "ncslab.h"
 #include "ncslab/netcdf.h"
+#include "ncslab/netcdf_filter.h"
 
 static unsigned turn;
 
@@ -91,6 +92,19 @@ int v3s_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *
 }
 int v3s_def_var_fletcher32(int ncid, int varid, int on) { return nc_def_var_fletcher32(ncid, varid, on); }
 int v3s_inq_var_fletcher32(int ncid, int varid, int *onp) { return nc_inq_var_fletcher32(ncid, varid, onp); }
+
+int v3s_def_var_zstd(int ncid, int varid, int level)
+{
+    /* level 0 removes the filter natively; netCDF has no call for that */
+    return level == 0 ? ncs_def_var_zstd(ncid, varid, 0) : nc_def_var_zstandard(ncid, varid, level);
+}
+int v3s_inq_var_zstd(int ncid, int varid, int *levelp)
+{
+    int has = 0, level = 0, status = nc_inq_var_zstandard(ncid, varid, &has, &level);
+    if (status == NC_NOERR && levelp != NULL)
+        *levelp = has ? level : 0;
+    return status;
+}
 
 /* ---- attributes by memory type ---------------------------------------------- */
 
@@ -187,10 +201,41 @@ static int pick(const size_t *start, const size_t *count, const ptrdiff_t *strid
     return imap ? K_VARM : stride ? K_VARS : K_VARA;
 }
 
+/* The native API's NULL start (all zero) and NULL count (to the end of
+ * each dimension), as a v3 program spells them: explicit arrays. */
+static int native_nulls(int ncid, int varid, const size_t **startp, const size_t **countp,
+                        size_t *zeros, size_t *rest)
+{
+    int ndims, dimids[NC_MAX_VAR_DIMS];
+    if (*startp != NULL && *countp != NULL)
+        return NC_NOERR;
+    int status = nc_inq_varndims(ncid, varid, &ndims);
+    if (status == NC_NOERR)
+        status = nc_inq_vardimid(ncid, varid, dimids);
+    if (status != NC_NOERR)
+        return NC_NOERR; /* let the call itself report it */
+    for (int d = 0; d < ndims; d++)
+        zeros[d] = 0;
+    if (*startp == NULL)
+        *startp = zeros;
+    if (*countp == NULL) {
+        for (int d = 0; d < ndims; d++) {
+            size_t len = 0;
+            nc_inq_dimlen(ncid, dimids[d], &len);
+            rest[d] = len > (*startp)[d] ? len - (*startp)[d] : 0;
+        }
+        *countp = rest;
+    }
+    return NC_NOERR;
+}
+
 int v3s_get(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf)
 {
     int kind = pick(start, count, stride, imap);
+    size_t zeros[NC_MAX_VAR_DIMS], rest[NC_MAX_VAR_DIMS];
+    if (kind != K_VAR)
+        native_nulls(ncid, varid, &start, &count, zeros, rest);
     if (memtype == NC_NAT) {
         switch (kind) {
         case K_VAR: return nc_get_var(ncid, varid, buf);
@@ -206,6 +251,9 @@ int v3s_put(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, const void *buf)
 {
     int kind = pick(start, count, stride, imap);
+    size_t zeros[NC_MAX_VAR_DIMS], rest[NC_MAX_VAR_DIMS];
+    if (kind != K_VAR)
+        native_nulls(ncid, varid, &start, &count, zeros, rest);
     if (memtype == NC_NAT) {
         switch (kind) {
         case K_VAR: return nc_put_var(ncid, varid, buf);

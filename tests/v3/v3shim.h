@@ -64,4 +64,6 @@
 #define ncs_inq_var_deflate v3s_inq_var_deflate
 #define ncs_def_var_fletcher32 v3s_def_var_fletcher32
 #define ncs_inq_var_fletcher32 v3s_inq_var_fletcher32
+#define ncs_def_var_zstd v3s_def_var_zstd
+#define ncs_inq_var_zstd v3s_inq_var_zstd
 #endif
