@@ -55,6 +55,9 @@ extern "C" {
 #define NCS_WRITE         0x0001
 #define NCS_CLOBBER       0x0000
 #define NCS_NOCLOBBER     0x0004
+#define NCS_DISKLESS      0x0008  /* a private scratch copy of the file (as
+                                     the v3 layer's in-memory files are):
+                                     its redefinitions are not journaled */
 #define NCS_64BIT_DATA    0x0020  /* CDF-5 */
 #define NCS_CDF5          NCS_64BIT_DATA
 #define NCS_CLASSIC_MODEL 0x0100
@@ -167,7 +170,8 @@ int ncs_set_default_format(int format, int *old_formatp);
 /* ---- files -------------------------------------------------------------- */
 
 /* Creates a file and opens it in define mode.
- * cmode: NCS_CLOBBER or NCS_NOCLOBBER, optionally NCS_SHARE, and one of
+ * cmode: NCS_CLOBBER or NCS_NOCLOBBER, optionally NCS_SHARE and
+ * NCS_DISKLESS (also for ncs_open), and one of
  * NCS_64BIT_OFFSET (CDF-2), NCS_64BIT_DATA (CDF-5), NCS_NETCDF4 (netCDF-4/
  * HDF5; with NCS_CLASSIC_MODEL marked classic-model, else a file of
  * NCS_FORMAT_NETCDF4 that holds classic-model content), NCS_CLASSIC_MODEL

@@ -133,7 +133,8 @@ int ncs_inq_type_size(int xtype, size_t *sizep)
 int ncs_create(const char *path, int cmode, int *ncidp)
 {
     const int known = NCS_WRITE | NCS_NOCLOBBER | NCS_64BIT_DATA | NCS_CLASSIC_MODEL |
-                      NCS_64BIT_OFFSET | NCS_SHARE | NCS_NETCDF4 | 0x0400 /* NC_LOCK */;
+                      NCS_64BIT_OFFSET | NCS_SHARE | NCS_NETCDF4 | NCS_DISKLESS |
+                      0x0400 /* NC_LOCK */;
     ncs_file *f;
     int status;
 

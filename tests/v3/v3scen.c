@@ -601,6 +601,65 @@ static void scen_memory(v3log *log)
         }
         /* nc_open with NC_INMEMORY and no block crashes netCDF-C 4.9.0
          * (doc/v3.md), so it is not called here */
+        /* written in memory: a value changed and a variable added (a
+         * redefinition), kept or not */
+        for (int keep = 0; keep < 2; keep++) {
+            rc = nc_open(path, NC_WRITE | NC_DISKLESS | (keep ? NC_PERSIST : 0), &ncid);
+            LOG("open diskless write%s: %d", keep ? " persist" : "", rc);
+            if (rc != NC_NOERR)
+                continue;
+            int v, w, dx;
+            nc_inq_varid(ncid, "v", &v);
+            rc = nc_put_var1_int(ncid, v, (size_t[]){ 1, 1 }, (int[]){ 50 + keep });
+            LOG("put: %d", rc);
+            rc = nc_redef(ncid);
+            LOG("redef: %d", rc);
+            nc_inq_dimid(ncid, "x", &dx);
+            rc = nc_def_var(ncid, "w", NC_SHORT, 1, &dx, &w);
+            LOG("def_var: %d", rc);
+            rc = nc_put_att_text(ncid, NC_GLOBAL, "history", 7, "redef'd");
+            LOG("put_att: %d", rc);
+            rc = nc_enddef(ncid);
+            LOG("enddef: %d", rc);
+            rc = nc_put_var_short(ncid, w, (short[]){ 7, 8, 9 });
+            LOG("put w: %d", rc);
+            rc = nc_close(ncid);
+            LOG("close: %d", rc);
+            rc = nc_open(path, NC_NOWRITE, &ncid);
+            int nv = -1, val = -1;
+            nc_inq_nvars(ncid, &nv);
+            nc_get_var1_int(ncid, v, (size_t[]){ 1, 1 }, &val);
+            LOG("on disk now: %d %d vars, v[1][1] %d", rc, nv, val);
+            nc_close(ncid);
+        }
+        FILE *fp = fopen(path, "rb");
+        static unsigned char disk[1 << 16];
+        size_t dn = fp ? fread(disk, 1, sizeof disk, fp) : 0;
+        if (fp)
+            fclose(fp);
+        void *owned = malloc(dn ? dn : 1);
+        memcpy(owned, disk, dn);
+        NC_memio wio = { dn, owned, 0 };
+        rc = nc_open_memio(path, NC_WRITE, &wio, &ncid);
+        LOG("open_memio write: %d", rc);
+        if (rc == NC_NOERR) {
+            int v;
+            nc_inq_varid(ncid, "v", &v);
+            rc = nc_put_var1_int(ncid, v, (size_t[]){ 0, 2 }, (int[]){ -3 });
+            LOG("put: %d", rc);
+            NC_memio out = { 0, NULL, 0 };
+            rc = nc_close_memio(ncid, &out);
+            LOG("close_memio: %d %zu %016llx", rc, out.size,
+                out.memory ? fnv(out.memory, out.size) : 0ULL);
+            free(out.memory);
+        } else {
+            free(owned);
+        }
+        NC_memio lio = { dn, disk, NC_MEMIO_LOCKED };
+        rc = nc_open_memio(path, NC_NOWRITE, &lio, &ncid);
+        LOG("open_memio locked read: %d", rc);
+        if (rc == NC_NOERR)
+            nc_close(ncid);
         char gone[512];
         snprintf(gone, sizeof gone, "%s/gone%d.nc", log->dir, k);
         rc = nc_create(gone, formats[k] | NC_DISKLESS, &ncid);

@@ -7,10 +7,13 @@
  * of it reaches a disk unless NC_PERSIST asks for the file at close.
  * nc_close_memio hands the bytes back in a malloc'd block, as netCDF-C
  * does.  Served: creating (nc_create_mem, nc_create with NC_DISKLESS or
- * NC_INMEMORY, with or without NC_PERSIST) and reading (nc_open_mem,
- * nc_open_memio, nc_open with NC_DISKLESS or NC_INMEMORY, netCDF-4 files
- * too); a writable open of an existing file in memory, and creating a
- * netCDF-4 file in memory, answer NC_ENOTBUILT (doc/v3.md).
+ * NC_INMEMORY, with or without NC_PERSIST) and opening (nc_open_mem,
+ * nc_open_memio, nc_open with NC_DISKLESS or NC_INMEMORY, for writing
+ * too, NC_PERSIST writing the file back at close).  The native API is told
+ * the file is a private copy (NCS_DISKLESS): its redefinitions are not
+ * journaled.  netCDF-4 files are served read-only; writing one in memory,
+ * and writing into a locked block of the caller's, answer NC_ENOTBUILT
+ * (doc/v3.md).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -32,8 +35,11 @@ typedef struct memfile {
     int fd;                 /* the memory file */
     char *path;             /* the caller's name for it */
     int persist;            /* write it to path at close */
-    const void *locked;     /* nc_open_mem's block, given back as it is */
+    const void *locked;     /* the caller's block of a file read from
+                               memory, given back as it is */
     size_t locked_size;
+    void *owned;            /* a block taken over from the caller, freed at
+                               close */
     struct memfile *next;
 } memfile;
 
@@ -56,6 +62,7 @@ static void forget(memfile *m)
 {
     if (m->fd >= 0)
         close(m->fd);
+    free(m->owned);
     free(m->path);
     free(m);
 }
@@ -157,7 +164,7 @@ int v3i_mem_create(const char *path, int cmode, int native_mode, int *ncidp)
     if (status != NC_NOERR)
         return status;
     fd_path(fd, fdname, sizeof fdname);
-    status = ncs_create(fdname, native_mode & ~NC_NOCLOBBER, &ncid);
+    status = ncs_create(fdname, (native_mode & ~NC_NOCLOBBER) | NCS_DISKLESS, &ncid);
     if (status == NC_NOERR)
         status = track(ncid, fd, path, (cmode & NC_PERSIST) != 0, NULL, 0);
     if (status != NC_NOERR) {
@@ -178,20 +185,29 @@ int nc_create_mem(const char *path, int mode, size_t initialsize, int *ncidp)
 
 /* ---- reading -------------------------------------------------------------------- */
 
+/* Opens size bytes at mem as the file path.  given: the caller's block,
+ * which nc_close_memio gives back when the file was read only (NULL:
+ * none); owned: a block of the caller's that the library takes over (an
+ * unlocked nc_open_memio for writing), freed at close; persist: write the
+ * file back to path at close. */
 static int open_bytes(const char *path, int mode, const void *mem, size_t size,
-                      const void *locked, int *ncidp)
+                      const void *given, void *owned, int persist, int *ncidp)
 {
     char fdname[64];
     int fd = -1, ncid, status;
-    if (mode & NC_WRITE)
-        return NC_ENOTBUILT;   /* writable in-memory opens: doc/v3.md */
     status = memory_file(mem, size, &fd);
     if (status != NC_NOERR)
         return status;
     fd_path(fd, fdname, sizeof fdname);
-    status = ncs_open(fdname, NC_NOWRITE, &ncid);
+    status = ncs_open(fdname, (mode & (NC_WRITE | NC_SHARE)) | NCS_DISKLESS, &ncid);
+    if (status == NC_NOERR && (mode & NC_WRITE) && v3i_is_nc4(ncid) == 1) {
+        ncs_close(ncid);
+        status = NC_ENOTBUILT; /* netCDF-4 files written in memory: doc/v3.md */
+    }
     if (status == NC_NOERR) {
-        status = track(ncid, fd, path, 0, locked, size);
+        status = track(ncid, fd, path, persist, (mode & NC_WRITE) ? NULL : given, size);
+        if (status == NC_NOERR)
+            find(ncid, 0)->owned = owned;
         if (status != NC_NOERR)
             ncs_close(ncid);
     }
@@ -209,8 +225,6 @@ int v3i_mem_open(const char *path, int mode, int *ncidp)
     void *buf;
     size_t n;
     int fd, status;
-    if (mode & NC_WRITE)
-        return NC_ENOTBUILT;
     if (path == NULL)
         return NC_EINVAL;
     fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -220,7 +234,8 @@ int v3i_mem_open(const char *path, int mode, int *ncidp)
     close(fd);
     if (status != NC_NOERR)
         return status;
-    status = open_bytes(path, mode, buf, n, NULL, ncidp);
+    status = open_bytes(path, mode, buf, n, NULL, NULL,
+                        (mode & NC_WRITE) && (mode & NC_PERSIST), ncidp);
     free(buf);
     return status;
 }
@@ -236,7 +251,7 @@ int nc_open_mem(const char *path, int mode, size_t size, void *memory, int *ncid
         return NC_EINVAL;
     if (ncidp == NULL)
         return NC_EINVAL;
-    status = open_bytes(path, mode, memory, size, memory, &ncid);
+    status = open_bytes(path, mode, memory, size, memory, NULL, 0, &ncid);
     if (status == NC_NOERR) {
         v3i_mode_set(ncid, mode | NC_INMEMORY);
         *ncidp = ncid;
@@ -255,8 +270,11 @@ int nc_open_memio(const char *path, int mode, NC_memio *params, int *ncidp)
         return NC_EINVAL;
     if (ncidp == NULL)
         return NC_EINVAL;
-    status = open_bytes(path, mode, params->memory, params->size,
-                        (params->flags & NC_MEMIO_LOCKED) ? params->memory : NULL, &ncid);
+    int locked = (params->flags & NC_MEMIO_LOCKED) != 0;
+    if ((mode & NC_WRITE) && locked)
+        return NC_ENOTBUILT;   /* written in place in the caller's block: doc/v3.md */
+    status = open_bytes(path, mode, params->memory, params->size, params->memory,
+                        (mode & NC_WRITE) ? params->memory : NULL, 0, &ncid);
     if (status == NC_NOERR) {
         v3i_mode_set(ncid, mode | NC_INMEMORY);
         *ncidp = ncid;

@@ -249,6 +249,7 @@ static int cl_create(ncs_file *f, const char *path, int cmode)
     CL(f)->nb.ctx = f;
     CL(f)->nb.read = nb_read;
     CL(f)->nb.stale = nb_stale;
+    CL(f)->private_copy = (cmode & NCS_DISKLESS) != 0;
     return NCS_NOERR;
 }
 
@@ -271,7 +272,8 @@ static int cl_open(ncs_file *f, const char *path, int mode)
         ncsi_io_close(io);
         return status;
     }
-    CL(f)->committed = 1;
+    CL(f)->private_copy = (mode & NCS_DISKLESS) != 0;
+    CL(f)->committed = !CL(f)->private_copy;
     status = ncsi_hdr_decode(io, fsize, &f->model, &f->version, &CL(f)->lay);
     if (status == NCS_NOERR) {
         /* sizes the format cannot hold, as netCDF-C checks at open: in a
@@ -378,7 +380,7 @@ static int cl_sync(ncs_file *f)
     }
     if (status == NCS_NOERR)
         status = ncsi_io_sync(cl->io);
-    if (status == NCS_NOERR)
+    if (status == NCS_NOERR && !cl->private_copy)
         cl->committed = 1;
     return status;
 }

@@ -204,6 +204,8 @@ typedef struct classic {
     int has_hint;
     uint64_t hint_begin_var, hint_begin_rec;
     int log_moves;
+    int private_copy;         /* a private copy (NCS_DISKLESS): never
+                                 committed, so never journaled */
     int committed;            /* the file holds content a sync or close
                                  committed (it was opened, or synced since
                                  ncs_create): redefinitions are journaled */
