@@ -139,7 +139,7 @@ static void null_calls(v3log *log, int ncid, const char *mode)
 {
     /* v: rec x 3 ints (2 records), s: scalar, w: 4 fixed; 99 a bad varid */
     int v, s, w, buf[16];
-    size_t st[2] = { 0, 1 }, ct[2] = { 2, 2 }, one = 1;
+    size_t st[2] = { 0, 1 }, ct[2] = { 2, 2 }, one[2] = { 1, 1 };
     ptrdiff_t sd[2] = { 1, 1 }, mp[2] = { 2, 1 };
     char what[128];
     nc_inq_varid(ncid, "v", &v);
@@ -167,7 +167,7 @@ static void null_calls(v3log *log, int ncid, const char *mode)
         TRY("get_var1 untyped NULL", nc_get_var1(ncid, id, NULL, buf));
         TRY("get_var", nc_get_var_int(ncid, id, buf));
         TRY("get_var_text", nc_get_var_text(ncid, id, (char *)buf));
-        TRY("get_var1 one", nc_get_var1_int(ncid, id, &one, buf));
+        TRY("get_var1 one", nc_get_var1_int(ncid, id, one, buf));
         TRY("put_vara NULL start", nc_put_vara_int(ncid, id, NULL, ct, (int[16]){ 1, 2, 3, 4 }));
         TRY("put_vara NULL count", nc_put_vara_int(ncid, id, st, NULL, (int[16]){ 5, 6, 7, 8 }));
         TRY("put_vars NULL stride", nc_put_vars_int(ncid, id, st, ct, NULL, (int[16]){ 9, 8, 7, 6 }));
