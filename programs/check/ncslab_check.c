@@ -107,7 +107,7 @@ static int unchecked(const check_file *c, const char *fmt, ...)
 static int cannot_open(int status)
 {
     return status > 0 || status == NCS_ENOTFOUND || status == NCS_ENOMEM ||
-           status == NCS_ENOTBUILT || status == NCS_EIO || status == NCS_EINVAL;
+           status == NCS_ENOTBUILT || status == NCS_EIO;
 }
 
 static int verdict(check_file *c)
@@ -146,6 +146,11 @@ static int check_one(check_file *c)
     status = ncs_open(c->path, NCS_NOWRITE, &ncid);
     if (status != NCS_NOERR) {
         ncs_inq_open_diag(0, &offset, what, sizeof what);
+        if (status == NCS_ENOTBUILT)
+            return unchecked(c, "a netCDF-4 file outside the classic data model (groups, "
+                             "strings, user-defined types, several unlimited "
+                             "dimensions), or HDF5 cannot be loaded (%s)",
+                             ncs_strerror(status));
         if (cannot_open(status))
             return unchecked(c, "%s%s%s", what, what[0] ? ": " : "", ncs_strerror(status));
         if (what[0])

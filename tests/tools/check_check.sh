@@ -108,7 +108,7 @@ expect begin_in_header.nc 'error at byte 8: variable "xv": begin 8 lies inside t
 expect dup_dim.nc 'dimension "x": a second dimension of this name'
 expect dimid_out_of_range.nc 'variable "grid": dimension id 7'
 expect trunc_record_data.nc 'variable "rec2": from start [1] count [1] on, the data lie past the end of the file (444 bytes)'
-expect pad_nonzero_name.nc "warning at byte 33: dimension 1: name padding"
+expect pad_nonzero_name.nc 'warning at byte 33: dimension 1: the padding of the name "x" holds non-zero bytes'
 expect vsize_wrong.nc 'variable "grid": vsize 4, where the shape gives 24'
 expect valid_trailing_bytes.nc "16 bytes after the end of the data"
 run -s "$corpus/pad_nonzero_att.nc"
@@ -179,6 +179,15 @@ if have ncgen; then
             fail "ncgen -k $k"
         fi
     done
+    printf 'netcdf grp {\ndimensions: x = 2 ;\nvariables: int v(x) ;\ngroup: g {\nvariables: int w(x) ;\n}\n}\n' >"$tmp/grp.cdl"
+    if ncgen -k nc4 -o "$tmp/grp.nc" "$tmp/grp.cdl"; then
+        run "$tmp/grp.nc"
+        [ "$rc" -eq 2 ] || fail "a file with groups: status $rc: $out"
+        case $out in *"cannot check: a netCDF-4 file outside the classic data model"*) ;;
+        *) fail "a file with groups: $out" ;; esac
+    else
+        fail "ncgen grp.cdl"
+    fi
     if have nccopy; then
         nccopy -k nc7 -d 1 -s "$tmp/g_nc3.nc" "$tmp/n_deflate.nc" &&
             good "$tmp/n_deflate.nc" "nccopy -d 1 -s"

@@ -208,14 +208,14 @@ static void NCSI_PRINTF(3, 4) fault(const rbuf *r, uint64_t at, const char *fmt,
 }
 #define BAD(r, at, code, ...) (fault((r), (at), __VA_ARGS__), NCSI_CORRUPT(code))
 
-/* Notes non-zero bytes in the padding [from, to) of the cursor's buffer. */
-static void check_pad(const rbuf *r, uint64_t from, uint64_t to, const char *what)
+/* The first non-zero byte in the padding [from, to) of the cursor's
+ * buffer, or NCSI_DIAG_NOWHERE. */
+static uint64_t nonzero_pad(const rbuf *r, uint64_t from, uint64_t to)
 {
     for (uint64_t i = from; i < to; i++)
-        if (r->buf[i] != 0) {
-            ncsi_diag_note(i, "%s: %s padding holds non-zero bytes", r->part, what);
-            return;
-        }
+        if (r->buf[i] != 0)
+            return i;
+    return NCSI_DIAG_NOWHERE;
 }
 
 /* Makes n more bytes available at pos.  Past the end of the file the header
@@ -305,7 +305,7 @@ static int get_cnt(rbuf *r, uint64_t *v)
  * its stored length (netCDF-C's data-mode renames leave such names). */
 static int get_name(rbuf *r, char **out, uint32_t *namelen)
 {
-    uint64_t n, padded;
+    uint64_t n, padded, at;
     const unsigned char *nul;
     char *s;
     int status = get_cnt(r, &n);
@@ -341,7 +341,10 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
         free(s);
         return BAD(r, r->pos, status, "the name breaks netCDF's naming rules");
     }
-    check_pad(r, r->pos + (*namelen ? *namelen : n), r->pos + padded, "name");
+    at = nonzero_pad(r, r->pos + (*namelen ? *namelen : n), r->pos + padded);
+    if (at != NCSI_DIAG_NOWHERE)
+        ncsi_diag_note(at, "%s: the padding of the name \"%s\" holds non-zero bytes",
+                       r->part, s);
     r->pos += padded;
     *out = s;
     return NCS_NOERR;
@@ -455,7 +458,9 @@ static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen,
     status = need(r, NCS_RNDUP(nbytes, 4));
     if (status != NCS_NOERR)
         return status;
-    check_pad(r, r->pos + nbytes, r->pos + NCS_RNDUP(nbytes, 4), "value");
+    at = nonzero_pad(r, r->pos + nbytes, r->pos + NCS_RNDUP(nbytes, 4));
+    if (at != NCSI_DIAG_NOWHERE)
+        ncsi_diag_note(at, "%s: the padding of the values holds non-zero bytes", r->part);
     a->nelems = nelems;
     a->xval = ncsi_malloc(nbytes ? (size_t)nbytes : 1);
     if (a->xval == NULL)
