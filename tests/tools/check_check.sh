@@ -52,6 +52,12 @@ run() {
 # ---- the corrupt corpus --------------------------------------------------
 # Faults that have no one offset and concern no one variable.
 nowhere="hdf5_sig.nc cdf1_var_too_big.nc cdf2_var_too_big.nc"
+# The address-space limit shows that no header makes the checker allocate
+# what the file does not hold; sanitizer builds reserve terabytes for their
+# shadow memory and cannot run under it.
+limit=262144
+(ulimit -v $limit && "$check" --version) >/dev/null 2>&1 || limit=unlimited
+[ "$limit" = unlimited ] && echo "the checker does not run in 256 MiB of address space: unlimited"
 nbad=0 ngood=0
 while read -r name expected rest; do
     case $name in ''|'#'*) continue ;; esac
@@ -60,7 +66,7 @@ while read -r name expected rest; do
         fail "$name is in the MANIFEST but not in $corpus"
         continue
     fi
-    out=$( (ulimit -v 262144; "$check" "$f") 2>&1)
+    out=$( (ulimit -v $limit; "$check" "$f") 2>&1)
     rc=$?
     case $out in *"out of memory"*) fail "$name: $out" ;; esac
     case "|$expected|" in
@@ -119,7 +125,7 @@ run -s "$corpus/valid_cdf2.nc"
 # ---- PnetCDF's ncvalidator on the corpus ----------------------------------
 if have ncvalidator; then
     to=
-    have timeout && to="timeout 5"
+    have timeout && to="timeout 10"
     nval=0
     for f in "$corpus"/*.nc; do
         $to ncvalidator -q "$f" >/dev/null 2>&1
