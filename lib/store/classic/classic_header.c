@@ -183,28 +183,60 @@ typedef struct rbuf {
     uint64_t pos;          /* cursor */
     uint64_t field;        /* where the last field read begins */
     int version;
-    char part[NCS_MAX_NAME + 64];  /* the part being read, for diagnoses */
+    /* The part being read, for diagnoses (put into words only when one is
+     * made, so that a good header costs no formatting): kind, its index
+     * in its list (-1: none), its name once read, and the variable whose
+     * attributes are read (NULL: global ones, or no attribute). */
+    const char *kind;
+    int64_t index;
+    const char *name, *var;
 } rbuf;
 
-/* Names the part of the header read next ("variable \"t\""). */
-static void NCSI_PRINTF(2, 3) part(rbuf *r, const char *fmt, ...)
+static void part(rbuf *r, const char *kind, int64_t index, const char *var)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->part, sizeof r->part, fmt, ap);
-    va_end(ap);
+    r->kind = kind;
+    r->index = index;
+    r->name = NULL;
+    r->var = var;
+}
+
+/* The part in words: 'attribute "units" of variable "t"'. */
+static void describe(const rbuf *r, char *buf, size_t len)
+{
+    int n;
+    if (r->name != NULL)
+        n = snprintf(buf, len, "%s \"%s\"", r->kind, r->name);
+    else if (r->index >= 0)
+        n = snprintf(buf, len, "%s %lld", r->kind, (long long)r->index);
+    else
+        n = snprintf(buf, len, "%s", r->kind);
+    if (r->var != NULL && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " of variable \"%s\"", r->var);
 }
 
 /* Records the diagnosis of a rejection at offset at: the part, then why.
  * BAD makes the rejection itself at the caller's line. */
 static void NCSI_PRINTF(3, 4) fault(const rbuf *r, uint64_t at, const char *fmt, ...)
 {
-    char why[160];
+    char where[2 * NCS_MAX_NAME + 64], why[160];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    ncsi_diag_fault(at, "%s: %s", r->part, why);
+    describe(r, where, sizeof where);
+    ncsi_diag_fault(at, "%s: %s", where, why);
+}
+
+/* Notes an irregularity let pass at offset at, in the same words. */
+static void NCSI_PRINTF(3, 4) note(const rbuf *r, uint64_t at, const char *fmt, ...)
+{
+    char where[2 * NCS_MAX_NAME + 64], why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    describe(r, where, sizeof where);
+    ncsi_diag_note(at, "%s: %s", where, why);
 }
 #define BAD(r, at, code, ...) (fault((r), (at), __VA_ARGS__), NCSI_CORRUPT(code))
 
@@ -280,7 +312,8 @@ static int get_u64(rbuf *r, uint64_t *v)
     if (status == NCS_NOERR)
         status = get_u32(r, &lo);
     *v = (uint64_t)hi << 32 | lo;
-    r->field -= 4;
+    if (status == NCS_NOERR)
+        r->field -= 4;        /* the field began with hi */
     return status;
 }
 
@@ -343,8 +376,7 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
     }
     at = nonzero_pad(r, r->pos + (*namelen ? *namelen : n), r->pos + padded);
     if (at != NCSI_DIAG_NOWHERE)
-        ncsi_diag_note(at, "%s: the padding of the name \"%s\" holds non-zero bytes",
-                       r->part, s);
+        note(r, at, "the padding of the name \"%s\" holds non-zero bytes", s);
     r->pos += padded;
     *out = s;
     return NCS_NOERR;
@@ -419,24 +451,18 @@ static void names_free(name_set *ns)
 
 /* Attribute i of list l (l->n counts it once its name is read). */
 static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen,
-                   const char *owner)
+                   const char *var)
 {
     ncs_att *a = &l->a[i];
     uint32_t type;
     uint64_t nelems, nbytes, at;
     int status;
-    if (owner == NULL)
-        part(r, "global attribute %llu", (unsigned long long)i);
-    else
-        part(r, "attribute %llu of %s", (unsigned long long)i, owner);
+    part(r, var == NULL ? "global attribute" : "attribute", (int64_t)i, var);
     status = get_name(r, &a->name, &a->namelen);
     if (status != NCS_NOERR)
         return status;
     l->n = (int)i + 1;
-    if (owner == NULL)
-        part(r, "global attribute \"%s\"", a->name);
-    else
-        part(r, "attribute \"%s\" of %s", a->name, owner);
+    r->name = a->name;
     if (names_seen(seen, a->name))
         return BAD(r, r->field, NCS_ENOTNC, "a second attribute of this name");
     status = get_u32(r, &type);
@@ -460,7 +486,7 @@ static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen,
         return status;
     at = nonzero_pad(r, r->pos + nbytes, r->pos + NCS_RNDUP(nbytes, 4));
     if (at != NCSI_DIAG_NOWHERE)
-        ncsi_diag_note(at, "%s: the padding of the values holds non-zero bytes", r->part);
+        note(r, at, "the padding of the values holds non-zero bytes");
     a->nelems = nelems;
     a->xval = ncsi_malloc(nbytes ? (size_t)nbytes : 1);
     if (a->xval == NULL)
@@ -470,15 +496,12 @@ static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen,
     return NCS_NOERR;
 }
 
-/* The attributes of owner ("variable \"t\""; NULL: the global ones). */
-static int get_attlist(rbuf *r, ncs_attlist *l, const char *owner)
+/* The attributes of variable var (NULL: the global ones). */
+static int get_attlist(rbuf *r, ncs_attlist *l, const char *var)
 {
     uint64_t c = cnt_size(r->version), n;
     name_set seen;
-    if (owner == NULL)
-        part(r, "global attribute list");
-    else
-        part(r, "attribute list of %s", owner);
+    part(r, var == NULL ? "global attribute list" : "attribute list", -1, var);
     /* smallest attribute: a 4-byte name, type, count, no values */
     int status = get_list(r, NCSI_TAG_ATT, c + 4 + 4 + c, &n);
     if (status != NCS_NOERR)
@@ -489,7 +512,7 @@ static int get_attlist(rbuf *r, ncs_attlist *l, const char *owner)
         return NCS_ERR(NCS_ENOMEM);
     status = names_init(&seen, n);
     for (uint64_t i = 0; i < n && status == NCS_NOERR; i++)
-        status = get_att(r, l, i, &seen, owner);
+        status = get_att(r, l, i, &seen, var);
     names_free(&seen);
     return status;
 }
@@ -604,10 +627,9 @@ int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
 int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
                     ncs_layout *lay)
 {
-    rbuf r = { io, fsize, NULL, 0, 0, 0, 0, "magic" };
+    rbuf r = { io, fsize, NULL, 0, 0, 0, 0, "magic", -1, NULL, NULL };
     uint64_t n, c, numrecs;
     name_set seen = { NULL, 0 };
-    char owner[NCS_MAX_NAME + 16];
     int status, streaming = 0;
 
     memset(m, 0, sizeof *m);
@@ -626,7 +648,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     r.version = *version = r.buf[3];
     r.pos = 4;
     c = cnt_size(r.version);
-    part(&r, "numrecs");
+    part(&r, "numrecs", -1, NULL);
     if (r.version == 5) {
         status = get_u64(&r, &numrecs);
         if (status == NCS_NOERR && numrecs == UINT64_MAX)
@@ -643,7 +665,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         goto done;
 
     /* dimensions: each at least a 4-byte name and a length */
-    part(&r, "dimension list");
+    part(&r, "dimension list", -1, NULL);
     status = get_list(&r, NCSI_TAG_DIM, c + 4 + c, &n);
     if (status != NCS_NOERR)
         goto done;
@@ -656,13 +678,13 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     for (uint64_t i = 0; i < n; i++) {
         ncs_dim *d = &m->dims[i];
         uint64_t at;
-        part(&r, "dimension %llu", ULL(i));
+        part(&r, "dimension", (int64_t)i, NULL);
         status = get_name(&r, &d->name, &d->namelen);
         at = r.field;
         if (status != NCS_NOERR)
             goto done;
         m->ndims = (int)i + 1;
-        part(&r, "dimension \"%s\"", d->name);
+        r.name = d->name;
         status = get_cnt(&r, &d->len);
         if (status != NCS_NOERR)
             goto done;
@@ -686,7 +708,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
 
     /* variables: at least a name, ndims, ABSENT attributes, type, vsize,
      * begin */
-    part(&r, "variable list");
+    part(&r, "variable list", -1, NULL);
     status = get_list(&r, NCSI_TAG_VAR, c + 4 + c + 4 + c + 4 + c + off_size(r.version), &n);
     if (status != NCS_NOERR)
         goto done;
@@ -701,14 +723,13 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         ncs_var *v = &m->vars[i];
         uint64_t nd, vsize, at;
         uint32_t type;
-        part(&r, "variable %llu", ULL(i));
+        part(&r, "variable", (int64_t)i, NULL);
         status = get_name(&r, &v->name, &v->namelen);
         at = r.field;
         if (status != NCS_NOERR)
             goto done;
         m->nvars = (int)i + 1;
-        snprintf(owner, sizeof owner, "variable \"%s\"", v->name);
-        part(&r, "%s", owner);
+        r.name = v->name;
         if (names_seen(&seen, v->name)) {
             status = BAD(&r, at, NCS_ENOTNC, "a second variable of this name");
             goto done;
@@ -737,8 +758,9 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             }
             v->dimids[d] = (int)id;
         }
-        status = get_attlist(&r, &v->atts, owner);
-        part(&r, "%s", owner);
+        status = get_attlist(&r, &v->atts, v->name);
+        part(&r, "variable", (int64_t)i, NULL);
+        r.name = v->name;
         if (status == NCS_NOERR)
             status = get_u32(&r, &type);
         if (status != NCS_NOERR)
@@ -778,8 +800,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             goto done;
         }
         if (vsize != (r.version == 5 || v->len < UINT32_MAX ? v->len : UINT32_MAX))
-            ncsi_diag_note(at, "%s: vsize %llu, where the shape gives %llu", owner,
-                           ULL(vsize), ULL(v->len));
+            note(&r, at, "vsize %llu, where the shape gives %llu", ULL(vsize), ULL(v->len));
     }
     lay->xsz = r.pos;
     m->numrecs = streaming ? 0 : numrecs;
