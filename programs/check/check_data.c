@@ -43,11 +43,12 @@ static const char *index_str(const size_t *v, int n, char *buf, size_t len)
     return buf;
 }
 
-static void check_atts(check_file *c, int ncid, int varid, int natts, const char *owner,
+/* The attributes of variable vname (NULL: the global ones), of type vtype. */
+static void check_atts(check_file *c, int ncid, int varid, int natts, const char *vname,
                        int vtype)
 {
     for (int i = 0; i < natts; i++) {
-        char name[NCS_MAX_NAME + 1];
+        char name[NCS_MAX_NAME + 1], label[2 * NCS_MAX_NAME + 48];
         int type, status;
         size_t len, size;
         void *buf;
@@ -56,30 +57,37 @@ static void check_atts(check_file *c, int ncid, int varid, int natts, const char
             status = ncs_inq_att(ncid, varid, name, &type, &len);
         if (status == NCS_NOERR)
             status = ncs_inq_type_size(type, &size);
+        if (status != NCS_NOERR)
+            snprintf(name, sizeof name, "%d", i);
+        if (vname == NULL)
+            snprintf(label, sizeof label, "global attribute %s%s%s", status ? "" : "\"",
+                     name, status ? "" : "\"");
+        else
+            snprintf(label, sizeof label, "attribute %s%s%s of variable \"%s\"",
+                     status ? "" : "\"", name, status ? "" : "\"", vname);
         if (status != NCS_NOERR) {
-            check_error(c, -1, "%s: attribute %d: %s", owner, i, ncs_strerror(status));
+            check_error(c, -1, "%s: %s", label, ncs_strerror(status));
             continue;
         }
         if (len > SIZE_MAX / size) {
-            check_error(c, -1, "%s: attribute \"%s\": %zu values", owner, name, len);
+            check_error(c, -1, "%s: %zu values", label, len);
             continue;
         }
         /* the values are in the library's memory already: this is no more */
         buf = malloc(len > 0 ? len * size : 1);
         if (buf == NULL) {
-            check_error(c, -1, "%s: attribute \"%s\": out of memory", owner, name);
+            check_error(c, -1, "%s: out of memory", label);
             continue;
         }
         status = ncs_get_att(ncid, varid, name, NCS_NAT, buf);
         free(buf);
         if (status != NCS_NOERR)
-            check_error(c, -1, "%s: attribute \"%s\": values unreadable: %s", owner, name,
-                        ncs_strerror(status));
-        else if (varid != NCS_GLOBAL && strcmp(name, "_FillValue") == 0 &&
+            check_error(c, -1, "%s: values unreadable: %s", label, ncs_strerror(status));
+        else if (vname != NULL && strcmp(name, "_FillValue") == 0 &&
                  (type != vtype || len != 1))
-            check_warning(c, -1, "%s: attribute \"_FillValue\" is %zu %s value%s, not one "
-                          "%s (readers ignore it or fail)", owner, len, type_name(type),
-                          len == 1 ? "" : "s", type_name(vtype));
+            check_warning(c, -1, "%s: %zu %s value%s, not one %s (readers ignore it or "
+                          "fail)", label, len, type_name(type), len == 1 ? "" : "s",
+                          type_name(vtype));
     }
 }
 
@@ -149,7 +157,7 @@ static void check_var(check_file *c, int ncid, int varid)
         return;
     }
     snprintf(owner, sizeof owner, "variable \"%s\"", name);
-    check_atts(c, ncid, varid, natts, owner, type);
+    check_atts(c, ncid, varid, natts, name, type);
     for (int d = 0; d < ndims; d++) {
         status = ncs_inq_dimlen(ncid, dimids[d], &shape[d]);
         if (status != NCS_NOERR) {
@@ -280,7 +288,7 @@ void check_contents(check_file *c, int ncid)
             check_info(c, "dimension \"%s\": %zu%s", name, len,
                        d == unlimdim ? " (unlimited: the number of records)" : "");
     }
-    check_atts(c, ncid, NCS_GLOBAL, natts, "global", NCS_NAT);
+    check_atts(c, ncid, NCS_GLOBAL, natts, NULL, NCS_NAT);
     for (int v = 0; v < nvars; v++)
         check_var(c, ncid, v);
 }

@@ -12,13 +12,17 @@
 #     rejects, ncslab-check -s rejects too;
 #   - good files pass with -s: every layout written by ncslab-copy and,
 #     where netcdf-bin is installed, ncgen's files of every classic-model
-#     kind and nccopy's deflated, chunked and CDF-5 copies;
+#     kind and nccopy's deflated, chunked and CDF-5 copies; a _FillValue
+#     of another type than its variable's is a warning (a defect with -s);
+#     a netCDF-4 file with a group cannot be checked (status 2);
 #   - a leftover redefinition journal beside a good file, complete or cut
 #     short, is an error, and neither file is changed;
 #   - a netCDF-4 file with bytes changed inside a deflated chunk, and one
 #     inside a Fletcher-32 chunk, is reported with the variable's name and
 #     the chunk's index, the other variables passing (needs ncgen and
 #     h5ls, which gives the chunks' addresses);
+#   - 40 mutations each of a classic and a netCDF-4 file end in a verdict,
+#     status 0 or 1, never a crash;
 #   - -q prints nothing; bad options, no file, a missing file and a
 #     directory give a message and status 2, which wins over 1.
 # Run by `make check` from the top build directory; automake's test harness
@@ -194,6 +198,19 @@ if have ncgen; then
     else
         fail "ncgen grp.cdl"
     fi
+    # a _FillValue of another type: the float attribute's type made int
+    printf 'netcdf fv {\ndimensions: x = 2 ;\nvariables: float f(x) ; f:_FillValue = 1.f ;\n}\n' \
+        >"$tmp/fv.cdl"
+    if ncgen -k nc3 -o "$tmp/fv.nc" "$tmp/fv.cdl" && good "$tmp/fv.nc" "ncgen fv.cdl"; then
+        at=$(grep -obUa _FillValue "$tmp/fv.nc" | head -1 | cut -d: -f1)
+        printf '\000\000\000\004' | dd of="$tmp/fv.nc" bs=1 seek=$((at + 12)) conv=notrunc 2>/dev/null
+        run "$tmp/fv.nc"
+        [ "$rc" -eq 0 ] || fail "a _FillValue of the wrong type: status $rc without -s: $out"
+        case $out in *'warning: attribute "_FillValue" of variable "f": 1 int value, not one float'*) ;;
+        *) fail "a _FillValue of the wrong type: $out" ;; esac
+        run -s "$tmp/fv.nc"
+        [ "$rc" -eq 1 ] || fail "a _FillValue of the wrong type: status $rc with -s"
+    fi
     if have nccopy; then
         nccopy -k nc7 -d 1 -s "$tmp/g_nc3.nc" "$tmp/n_deflate.nc" &&
             good "$tmp/n_deflate.nc" "nccopy -d 1 -s"
@@ -314,6 +331,31 @@ if have ncgen && have h5ls; then
     echo "corrupted deflate and Fletcher-32 chunks found"
 else
     echo "ncgen or h5ls missing: corrupted chunks skipped"
+fi
+
+# ---- mutations ------------------------------------------------------------
+# Three bytes overwritten at 40 places spread over a file (a fixed stride,
+# so the run is the same every time): each check ends with a verdict and
+# status 0 or 1, whatever the bytes hit (HDF5's metadata included).
+mutate() {
+    src=$1 nm=0
+    size=$(wc -c <"$src" | tr -d ' ')
+    for i in $(seq 1 40); do
+        off=$(( (i * 7919 * 13) % size ))
+        cp "$src" "$tmp/m.nc"
+        printf '\377\000\125' | dd of="$tmp/m.nc" bs=1 seek=$off conv=notrunc 2>/dev/null
+        run "$tmp/m.nc"
+        case $rc:$out in
+        [01]:*"m.nc: OK"*|[01]:*"m.nc: BAD"*) ;;
+        *) fail "$(basename "$src") with bytes changed at $off: status $rc: $out" ;;
+        esac
+        [ "$rc" -eq 1 ] && nm=$((nm + 1))
+    done
+    echo "$(basename "$src"): $nm of 40 mutations found defective, none crashed the check"
+}
+mutate "$corpus/valid_cdf2.nc"
+if [ -f "$tmp/big_deflate.nc.orig" ]; then
+    mutate "$tmp/big_deflate.nc.orig"
 fi
 
 # ---- the command line ------------------------------------------------------
