@@ -60,7 +60,7 @@ nowhere="hdf5_sig.nc cdf1_var_too_big.nc cdf2_var_too_big.nc"
 # what the file does not hold; sanitizer builds reserve terabytes for their
 # shadow memory and cannot run under it.
 limit=262144
-(ulimit -v $limit && "$check" --version) >/dev/null 2>&1 || limit=unlimited
+probe=$( (ulimit -v $limit && exec "$check" --version) 2>&1) || limit=unlimited
 [ "$limit" = unlimited ] && echo "the checker does not run in 256 MiB of address space: unlimited"
 nbad=0 ngood=0
 while read -r name expected rest; do
