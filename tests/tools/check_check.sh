@@ -22,7 +22,9 @@
 #     the chunk's index, the other variables passing (needs ncgen and
 #     h5ls, which gives the chunks' addresses);
 #   - 40 mutations each of a classic and a netCDF-4 file end in a verdict,
-#     status 0 or 1, never a crash;
+#     status 0 or 1, never a crash; a crash inside the library
+#     (tests/tools/crashget.c preloaded) is reported as a defect of that
+#     file and the next file is checked;
 #   - -q prints nothing; bad options, no file, a missing file and a
 #     directory give a message and status 2, which wins over 1.
 # Run by `make check` from the top build directory; automake's test harness
@@ -356,6 +358,31 @@ mutate() {
 mutate "$corpus/valid_cdf2.nc"
 if [ -f "$tmp/big_deflate.nc.orig" ]; then
     mutate "$tmp/big_deflate.nc.orig"
+fi
+
+# ---- a crash while reading --------------------------------------------------
+# tests/tools/crashget.c, preloaded, makes every ncs_get die of SIGSEGV: each
+# file with data is reported defective and the next file is still checked;
+# one without variables is good.
+crash=$top_builddir/tests/tools/.libs/libcrashget.so
+if [ -f "$crash" ]; then
+    out=$(LD_PRELOAD=$crash "$check" "$corpus/valid_cdf1.nc" "$corpus/valid_minimal.nc" \
+          "$corpus/valid_cdf2.nc" 2>&1)
+    rc=$?
+    case $out in
+    *"symbol lookup error"*|*"ASan runtime"*|*"cannot be preloaded"*)
+        # a sanitizer build's library needs its runtime in every process
+        echo "the crashing ncs_get cannot be preloaded here: skipped" ;;
+    *)
+        [ "$rc" -eq 1 ] || fail "crashing reads: status $rc: $out"
+        case $out in
+        *"valid_cdf1.nc: error: reading the file killed the check with signal 11"*"valid_cdf1.nc: BAD"*"valid_minimal.nc: OK"*"valid_cdf2.nc: error: reading the file killed"*"valid_cdf2.nc: BAD"*) ;;
+        *) fail "crashing reads not reported file by file: $out" ;;
+        esac
+        echo "a crash while reading reported, the next file checked" ;;
+    esac
+else
+    fail "$crash not built"
 fi
 
 # ---- the command line ------------------------------------------------------
