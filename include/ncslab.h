@@ -199,6 +199,26 @@ int ncs_create(const char *path, int cmode, int *ncidp);
  * missing file). */
 int ncs_open(const char *path, int mode, int *ncidp);
 
+/* The diagnosis of the last ncs_open made on the calling thread, for
+ * validators (ncslab-check) and error messages that say where a file is
+ * wrong.  Entry 0 is the open's fault: the call returns that open's status
+ * (NCS_NOERR when it succeeded, or when no ncs_open was made on the thread),
+ * stores in *offsetp the byte offset in the file of the header field that
+ * broke the format's rules (for a variable whose data is misplaced, where
+ * its data begins), or -1 when the fault has no one place or the library
+ * knows no more than the status, and copies into what (len bytes, always
+ * NUL-terminated when len > 0) a phrase naming the fault and the
+ * dimension, variable or attribute it concerns, e.g. `variable "t": begin
+ * 8 lies inside the header (which ends at 124)`, or "" when it knows none.
+ * Entries 1, 2, ... are irregularities the open let pass, as netCDF-C does
+ * (in a classic file: non-zero padding, a vsize that disagrees with the
+ * shape, bytes after the data; at most 16 are kept): the call returns
+ * NCS_NOERR with the entry's offset and phrase.  Classic files get the
+ * full diagnosis; netCDF-4 ones only the status.
+ * Errors: NCS_EINVAL for an index past the last entry, or what NULL with
+ * len > 0. */
+int ncs_inq_open_diag(int index, long long *offsetp, char *what, size_t len);
+
 /* Puts an open file back into define mode.  Errors: NCS_EBADID, NCS_EPERM
  * (read-only), NCS_EINDEFINE (already in define mode). */
 int ncs_redef(int ncid);

@@ -173,12 +173,11 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     return NCS_NOERR;
 }
 
-int ncs_open(const char *path, int mode, int *ncidp)
+static int open_file(const char *path, int mode, int *ncidp)
 {
     ncs_file *f;
     int status;
 
-    ncsi_fastpath_init();
     if (path == NULL || ncidp == NULL || *path == '\0')
         return NCS_ERR(NCS_EINVAL);
     f = file_new(path);
@@ -207,6 +206,21 @@ int ncs_open(const char *path, int mode, int *ncidp)
     ncsi_file_modes(f);
     *ncidp = f->ncid;
     return NCS_NOERR;
+}
+
+int ncs_open(const char *path, int mode, int *ncidp)
+{
+    int status;
+    ncsi_fastpath_init();
+    ncsi_diag_reset();
+    status = open_file(path, mode, ncidp);
+    ncsi_diag_done(status);
+    return status;
+}
+
+int ncs_inq_open_diag(int index, long long *offsetp, char *what, size_t len)
+{
+    return ncsi_diag_get(index, offsetp, what, len);
 }
 
 /* ---- define mode ----------------------------------------------------------------- */

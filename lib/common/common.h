@@ -39,6 +39,28 @@ static inline int ncsi_error_at(int code, const char *file, int line)
 const char *ncsi_last_error_site(void);
 
 
+
+/* ---- the diagnosis of an open (diag.c) ----------------------------------
+ * ncs_open brackets its work with ncsi_diag_reset and ncsi_diag_done; in
+ * between, the code that rejects a file names the fault and its byte
+ * offset (ncsi_diag_fault: the first one counts), and the code that lets
+ * an irregularity pass, as netCDF-C does, notes it (ncsi_diag_note).
+ * ncsi_diag_get serves ncs_inq_open_diag: index 0 the fault, 1.. the
+ * notes.  Messages are phrases naming the part of the file ("variable
+ * \"t\": ..."), without a final period. */
+#define NCSI_DIAG_NOTES 16
+#define NCSI_DIAG_NOWHERE UINT64_MAX  /* a fault with no one byte offset */
+#if defined(__GNUC__)
+#define NCSI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define NCSI_PRINTF(f, a)
+#endif
+void ncsi_diag_reset(void);
+void ncsi_diag_fault(uint64_t offset, const char *fmt, ...) NCSI_PRINTF(2, 3);
+void ncsi_diag_note(uint64_t offset, const char *fmt, ...) NCSI_PRINTF(2, 3);
+void ncsi_diag_done(int status);
+int ncsi_diag_get(int index, long long *offsetp, char *what, size_t len);
+
 /* Fast paths (single-element reads, same-type copies) can be switched off,
  * so that the tests run the general code too.  Debug builds start with them
  * off; NCSLAB_FASTPATH=0/1 in the environment overrides at first open. */

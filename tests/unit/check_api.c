@@ -201,6 +201,65 @@ START_TEST(test_files)
 }
 END_TEST
 
+/* ncs_inq_open_diag: the fault of a refused open, with its offset; the
+ * irregularities of a good one; the bounds of its arguments. */
+START_TEST(test_open_diag)
+{
+    char path[256], what[64];
+    long long off = 0;
+    int ncid, dim;
+    FILE *fp;
+    tu_path(path, sizeof path, PROG, "diag");
+    NCS_OK(ncs_create(path, NCS_CLOBBER, &ncid));
+    NCS_OK(ncs_def_dim(ncid, "x", 3, &dim));
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    strcpy(what, "stale");
+    NCS_OK(ncs_inq_open_diag(0, &off, what, sizeof what));
+    ck_assert_int_eq(off, -1);
+    ck_assert_str_eq(what, "");
+    NCS_IS(ncs_inq_open_diag(1, &off, what, sizeof what), NCS_EINVAL);
+    NCS_IS(ncs_inq_open_diag(-1, &off, what, sizeof what), NCS_EINVAL);
+    NCS_IS(ncs_inq_open_diag(0, &off, NULL, 4), NCS_EINVAL);
+    NCS_OK(ncs_inq_open_diag(0, NULL, NULL, 0));
+    NCS_OK(ncs_close(ncid));
+    /* the name "x" is at byte 20 (magic, numrecs, tag, count, length),
+     * its padding at 21..23 */
+    fp = fopen(path, "r+b");
+    ck_assert(fp != NULL);
+    ck_assert_int_eq(fseek(fp, 22, SEEK_SET), 0);
+    ck_assert_int_eq(fputc('z', fp), 'z');
+    ck_assert_int_eq(fclose(fp), 0);
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    NCS_OK(ncs_inq_open_diag(0, &off, what, sizeof what));
+    ck_assert_str_eq(what, "");
+    NCS_OK(ncs_inq_open_diag(1, &off, what, sizeof what));
+    ck_assert_int_eq(off, 22);
+    ck_assert(strstr(what, "padding of the name \"x\"") != NULL);
+    NCS_IS(ncs_inq_open_diag(2, &off, what, sizeof what), NCS_EINVAL);
+    NCS_OK(ncs_close(ncid));
+    /* a version byte 3: the fault, at byte 3; a short buffer is cut */
+    fp = fopen(path, "r+b");
+    ck_assert(fp != NULL);
+    ck_assert_int_eq(fseek(fp, 3, SEEK_SET), 0);
+    ck_assert_int_eq(fputc(3, fp), 3);
+    ck_assert_int_eq(fclose(fp), 0);
+    NCS_IS(ncs_open(path, NCS_NOWRITE, &ncid), NCS_ENOTNC);
+    NCS_IS(ncs_inq_open_diag(0, &off, what, sizeof what), NCS_ENOTNC);
+    ck_assert_int_eq(off, 3);
+    ck_assert(strstr(what, "version byte 3") != NULL);
+    NCS_IS(ncs_inq_open_diag(0, &off, what, 5), NCS_ENOTNC);
+    ck_assert_int_eq(strlen(what), 4);
+    NCS_IS(ncs_inq_open_diag(1, &off, what, sizeof what), NCS_EINVAL);
+    /* the next open starts afresh */
+    NCS_IS(ncs_open("", NCS_NOWRITE, &ncid), NCS_EINVAL);
+    NCS_IS(ncs_inq_open_diag(0, &off, what, sizeof what), NCS_EINVAL);
+    ck_assert_int_eq(off, -1);
+    ck_assert_str_eq(what, "");
+    unlink(path);
+}
+END_TEST
+
 /* Naming rules (netCDF-C's NC_check_name), for dims, vars and atts. */
 START_TEST(test_names)
 {
@@ -526,6 +585,7 @@ static Suite *api_suite(void)
     tcase_add_test(tc, test_global_varid);
     tcase_add_test(tc, test_modes);
     tcase_add_test(tc, test_files);
+    tcase_add_test(tc, test_open_diag);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_def_errors);
     tcase_add_test(tc, test_strerror);

@@ -253,6 +253,29 @@ static int cl_create(ncs_file *f, const char *path, int cmode)
     return NCS_NOERR;
 }
 
+/* Notes bytes after the end of the data the header describes, which
+ * readers ignore (a shorter file opens too: its reads fail, NCS_ETRUNC).
+ * The last variable's padding to 4 bytes may be absent or present. */
+static void note_trailing(const ncs_model *m, const ncs_layout *lay, uint64_t fsize)
+{
+    uint64_t end = lay->xsz, e;
+    for (int i = 0; i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        if (v->isrec)
+            continue;
+        if (ncsi_add_u64(v->begin, v->len, &e))
+            return;
+        if (e > end)
+            end = e;
+    }
+    if (ncsi_cl_count_recvars(m) > 0 && m->numrecs > 0 &&
+        (ncsi_mul_u64(m->numrecs, lay->recsize, &e) || ncsi_add_u64(e, lay->begin_rec, &end)))
+        return;
+    if (fsize > NCS_RNDUP(end, 4))
+        ncsi_diag_note(end, "%llu bytes after the end of the data",
+                       (unsigned long long)(fsize - end));
+}
+
 static int cl_open(ncs_file *f, const char *path, int mode)
 {
     ncs_io *io;
@@ -280,8 +303,12 @@ static int cl_open(ncs_file *f, const char *path, int mode)
          * file, a malformed header (at enddef, the caller's definitions) */
         status = ncsi_cl_check_vlens(&f->model, f->version);
         if (status != NCS_NOERR) {
+            ncsi_diag_fault(NCSI_DIAG_NOWHERE, "a variable larger than CDF-%d allows "
+                            "is not the last of its kind", f->version);
             status = NCSI_CORRUPT(status);
             ncsi_model_free(&f->model);
+        } else {
+            note_trailing(&f->model, &CL(f)->lay, fsize);
         }
     }
     if (status == NCS_NOERR)

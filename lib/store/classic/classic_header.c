@@ -8,9 +8,15 @@
  * error the same fault gets from a definition call (NCS_EBADNAME,
  * NCS_EBADDIM, NCS_EUNLIMPOS, NCS_EVARSIZE), always made (or passed on)
  * through NCSI_CORRUPT, so that a debug build names the rule the file broke.
+ * Each rejection also names, for ncs_inq_open_diag, the part of the header
+ * and the byte offset of the field at fault (ncsi_diag_fault), and what
+ * the decoder lets pass as netCDF-C does (non-zero padding, a vsize that
+ * disagrees with the shape) is noted there (ncsi_diag_note).
  */
 #include "classic.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,8 +181,74 @@ typedef struct rbuf {
     unsigned char *buf;
     uint64_t have;         /* bytes of the file in buf */
     uint64_t pos;          /* cursor */
+    uint64_t field;        /* where the last field read begins */
     int version;
+    /* The part being read, for diagnoses (put into words only when one is
+     * made, so that a good header costs no formatting): kind, its index
+     * in its list (-1: none), its name once read, and the variable whose
+     * attributes are read (NULL: global ones, or no attribute). */
+    const char *kind;
+    int64_t index;
+    const char *name, *var;
 } rbuf;
+
+static void part(rbuf *r, const char *kind, int64_t index, const char *var)
+{
+    r->kind = kind;
+    r->index = index;
+    r->name = NULL;
+    r->var = var;
+}
+
+/* The part in words: 'attribute "units" of variable "t"'. */
+static void describe(const rbuf *r, char *buf, size_t len)
+{
+    int n;
+    if (r->name != NULL)
+        n = snprintf(buf, len, "%s \"%s\"", r->kind, r->name);
+    else if (r->index >= 0)
+        n = snprintf(buf, len, "%s %lld", r->kind, (long long)r->index);
+    else
+        n = snprintf(buf, len, "%s", r->kind);
+    if (r->var != NULL && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " of variable \"%s\"", r->var);
+}
+
+/* Records the diagnosis of a rejection at offset at: the part, then why.
+ * BAD makes the rejection itself at the caller's line. */
+static void NCSI_PRINTF(3, 4) fault(const rbuf *r, uint64_t at, const char *fmt, ...)
+{
+    char where[2 * NCS_MAX_NAME + 64], why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    describe(r, where, sizeof where);
+    ncsi_diag_fault(at, "%s: %s", where, why);
+}
+
+/* Notes an irregularity let pass at offset at, in the same words. */
+static void NCSI_PRINTF(3, 4) note(const rbuf *r, uint64_t at, const char *fmt, ...)
+{
+    char where[2 * NCS_MAX_NAME + 64], why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    describe(r, where, sizeof where);
+    ncsi_diag_note(at, "%s: %s", where, why);
+}
+#define BAD(r, at, code, ...) (fault((r), (at), __VA_ARGS__), NCSI_CORRUPT(code))
+
+/* The first non-zero byte in the padding [from, to) of the cursor's
+ * buffer, or NCSI_DIAG_NOWHERE. */
+static uint64_t nonzero_pad(const rbuf *r, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++)
+        if (r->buf[i] != 0)
+            return i;
+    return NCSI_DIAG_NOWHERE;
+}
 
 /* Makes n more bytes available at pos.  Past the end of the file the header
  * is malformed: NCS_ENOTNC. */
@@ -187,7 +259,10 @@ static int need(rbuf *r, uint64_t n)
     size_t got;
     int status;
     if (n > r->fsize || r->pos > r->fsize - n)
-        return NCSI_CORRUPT(NCS_ENOTNC);
+        return BAD(r, r->pos, NCS_ENOTNC,
+                   "the file ends inside the header (%llu bytes wanted at byte %llu, "
+                   "file size %llu)", (unsigned long long)n,
+                   (unsigned long long)r->pos, (unsigned long long)r->fsize);
     if (r->pos + n <= r->have)
         return NCS_NOERR;
     want = r->pos + n;
@@ -225,6 +300,7 @@ static int get_u32(rbuf *r, uint32_t *v)
         return status;
     p = r->buf + r->pos;
     *v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    r->field = r->pos;
     r->pos += 4;
     return NCS_NOERR;
 }
@@ -236,6 +312,8 @@ static int get_u64(rbuf *r, uint64_t *v)
     if (status == NCS_NOERR)
         status = get_u32(r, &lo);
     *v = (uint64_t)hi << 32 | lo;
+    if (status == NCS_NOERR)
+        r->field -= 4;        /* the field began with hi */
     return status;
 }
 
@@ -245,7 +323,8 @@ static int get_cnt(rbuf *r, uint64_t *v)
     if (r->version == 5) {
         int status = get_u64(r, v);
         if (status == NCS_NOERR && *v > (uint64_t)INT64_MAX)
-            return NCSI_CORRUPT(NCS_ENOTNC);
+            return BAD(r, r->field, NCS_ENOTNC, "count %llu has the sign bit set",
+                       (unsigned long long)*v);
         return status;
     } else {
         uint32_t u = 0;
@@ -259,14 +338,15 @@ static int get_cnt(rbuf *r, uint64_t *v)
  * its stored length (netCDF-C's data-mode renames leave such names). */
 static int get_name(rbuf *r, char **out, uint32_t *namelen)
 {
-    uint64_t n, padded;
+    uint64_t n, padded, at;
     const unsigned char *nul;
     char *s;
     int status = get_cnt(r, &n);
     if (status != NCS_NOERR)
         return status;
     if (n == 0 || n > NCS_MAX_NAME)
-        return NCSI_CORRUPT(NCS_ENOTNC);
+        return BAD(r, r->field, NCS_ENOTNC, "name length %llu (1 to %d allowed)",
+                   (unsigned long long)n, NCS_MAX_NAME);
     padded = NCS_RNDUP(n, 4);
     status = need(r, padded);
     if (status != NCS_NOERR)
@@ -276,10 +356,10 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
     if (nul != NULL) {
         uint64_t len = (uint64_t)(nul - (r->buf + r->pos));
         if (len == 0)
-            return NCSI_CORRUPT(NCS_ENOTNC);
+            return BAD(r, r->pos, NCS_ENOTNC, "empty name");
         for (uint64_t i = len; i < n; i++)
             if (r->buf[r->pos + i] != 0)
-                return NCSI_CORRUPT(NCS_ENOTNC);
+                return BAD(r, r->pos + i, NCS_ENOTNC, "a NUL byte inside the name");
         *namelen = (uint32_t)n;
         n = len;
     }
@@ -292,8 +372,11 @@ static int get_name(rbuf *r, char **out, uint32_t *namelen)
     status = ncsi_check_name(s);
     if (status != NCS_NOERR) {
         free(s);
-        return NCSI_CORRUPT(status);
+        return BAD(r, r->pos, status, "the name breaks netCDF's naming rules");
     }
+    at = nonzero_pad(r, r->pos + (*namelen ? *namelen : n), r->pos + padded);
+    if (at != NCSI_DIAG_NOWHERE)
+        note(r, at, "the padding of the name \"%s\" holds non-zero bytes", s);
     r->pos += padded;
     *out = s;
     return NCS_NOERR;
@@ -311,13 +394,17 @@ static int get_list(rbuf *r, uint32_t tag, uint64_t minsz, uint64_t *count)
         return status;
     if (t == 0) {
         if (*count != 0)
-            return NCSI_CORRUPT(NCS_ENOTNC);
+            return BAD(r, r->field, NCS_ENOTNC, "an ABSENT list with a count of %llu",
+                       (unsigned long long)*count);
         return NCS_NOERR;
     }
     if (t != tag)
-        return NCSI_CORRUPT(NCS_ENOTNC);
+        return BAD(r, r->pos - cnt_size(r->version) - 4, NCS_ENOTNC,
+                   "list tag 0x%08x (0x%08x or 0 expected)", (unsigned)t, (unsigned)tag);
     if (*count > left(r) / minsz || *count > INT32_MAX)
-        return NCSI_CORRUPT(NCS_ENOTNC);
+        return BAD(r, r->field, NCS_ENOTNC,
+                   "a count of %llu, more than the %llu bytes left can hold",
+                   (unsigned long long)*count, (unsigned long long)left(r));
     return NCS_NOERR;
 }
 
@@ -363,32 +450,43 @@ static void names_free(name_set *ns)
 }
 
 /* Attribute i of list l (l->n counts it once its name is read). */
-static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen)
+static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen,
+                   const char *var)
 {
     ncs_att *a = &l->a[i];
     uint32_t type;
-    uint64_t nelems, nbytes;
-    int status = get_name(r, &a->name, &a->namelen);
+    uint64_t nelems, nbytes, at;
+    int status;
+    part(r, var == NULL ? "global attribute" : "attribute", (int64_t)i, var);
+    status = get_name(r, &a->name, &a->namelen);
     if (status != NCS_NOERR)
         return status;
     l->n = (int)i + 1;
+    r->name = a->name;
     if (names_seen(seen, a->name))
-        return NCSI_CORRUPT(NCS_ENOTNC);       /* duplicate name */
+        return BAD(r, r->field, NCS_ENOTNC, "a second attribute of this name");
     status = get_u32(r, &type);
+    at = r->field;
     if (status == NCS_NOERR)
         status = get_cnt(r, &nelems);
     if (status != NCS_NOERR)
         return status;
     if (!ncsi_type_ok((int)type, r->version))
-        return NCSI_CORRUPT(NCS_ENOTNC);
+        return BAD(r, at, NCS_ENOTNC, "type %u is not a type of CDF-%d", (unsigned)type,
+                   r->version);
     a->type = (int)type;
     NCSI_ASSERT(ncsi_type_size(a->type) > 0);     /* every valid type has a size */
     if (nelems > left(r) / ncsi_type_size(a->type))
-        return NCSI_CORRUPT(NCS_ENOTNC);
+        return BAD(r, r->field, NCS_ENOTNC,
+                   "%llu values, more than the %llu bytes left can hold",
+                   (unsigned long long)nelems, (unsigned long long)left(r));
     nbytes = nelems * ncsi_type_size(a->type);
     status = need(r, NCS_RNDUP(nbytes, 4));
     if (status != NCS_NOERR)
         return status;
+    at = nonzero_pad(r, r->pos + nbytes, r->pos + NCS_RNDUP(nbytes, 4));
+    if (at != NCSI_DIAG_NOWHERE)
+        note(r, at, "the padding of the values holds non-zero bytes");
     a->nelems = nelems;
     a->xval = ncsi_malloc(nbytes ? (size_t)nbytes : 1);
     if (a->xval == NULL)
@@ -398,10 +496,12 @@ static int get_att(rbuf *r, ncs_attlist *l, uint64_t i, name_set *seen)
     return NCS_NOERR;
 }
 
-static int get_attlist(rbuf *r, ncs_attlist *l)
+/* The attributes of variable var (NULL: the global ones). */
+static int get_attlist(rbuf *r, ncs_attlist *l, const char *var)
 {
     uint64_t c = cnt_size(r->version), n;
     name_set seen;
+    part(r, var == NULL ? "global attribute list" : "attribute list", -1, var);
     /* smallest attribute: a 4-byte name, type, count, no values */
     int status = get_list(r, NCSI_TAG_ATT, c + 4 + 4 + c, &n);
     if (status != NCS_NOERR)
@@ -412,7 +512,7 @@ static int get_attlist(rbuf *r, ncs_attlist *l)
         return NCS_ERR(NCS_ENOMEM);
     status = names_init(&seen, n);
     for (uint64_t i = 0; i < n && status == NCS_NOERR; i++)
-        status = get_att(r, l, i, &seen);
+        status = get_att(r, l, i, &seen, var);
     names_free(&seen);
     return status;
 }
@@ -443,11 +543,14 @@ uint64_t ncsi_recsize(const ncs_model *m)
  * past its end.  A header read from a file (from_file) that breaks these
  * rules is a malformed file; one a redefinition would write is refused with
  * the same code, but is no corruption. */
-#define LAYOUT_ERR(from_file)                                                  \
-    ((from_file) ? NCSI_CORRUPT(NCS_ENOTNC) : NCS_ERR(NCS_ENOTNC))
+#define LAYOUT_ERR(from_file, at, ...)                                         \
+    ((from_file) ? (ncsi_diag_fault((at), __VA_ARGS__), NCSI_CORRUPT(NCS_ENOTNC))  \
+                 : NCS_ERR(NCS_ENOTNC))
+#define ULL(x) ((unsigned long long)(x))
 static int check_layout(const ncs_model *m, ncs_layout *lay, int from_file)
 {
     uint64_t prev, end;
+    const ncs_var *pv = NULL;     /* the variable whose data ends at prev */
     int nfixed = 0, nrec = 0;
 
     lay->recsize = ncsi_recsize(m);
@@ -457,11 +560,22 @@ static int check_layout(const ncs_model *m, ncs_layout *lay, int from_file)
         const ncs_var *v = &m->vars[i];
         if (v->isrec)
             continue;
-        if (v->begin < prev || ncsi_add_u64(v->begin, v->len, &end))
-            return LAYOUT_ERR(from_file);
+        if (v->begin < prev && pv == NULL)
+            return LAYOUT_ERR(from_file, v->begin, "variable \"%s\": begin %llu lies "
+                              "inside the header (which ends at %llu)", v->name,
+                              ULL(v->begin), ULL(prev));
+        if (v->begin < prev)
+            return LAYOUT_ERR(from_file, v->begin, "variable \"%s\": begin %llu lies "
+                              "inside the data of variable \"%s\" (which ends at %llu)",
+                              v->name, ULL(v->begin), pv->name, ULL(prev));
+        if (ncsi_add_u64(v->begin, v->len, &end))
+            return LAYOUT_ERR(from_file, NCSI_DIAG_NOWHERE, "variable \"%s\": begin "
+                              "%llu plus its size %llu is past 2^64", v->name,
+                              ULL(v->begin), ULL(v->len));
         if (nfixed++ == 0)
             lay->begin_var = v->begin;
         prev = end;
+        pv = v;
     }
     lay->begin_rec = prev;
     for (int i = 0; i < m->nvars; i++) {
@@ -470,23 +584,37 @@ static int check_layout(const ncs_model *m, ncs_layout *lay, int from_file)
             continue;
         if (nrec++ == 0) {
             if (v->begin < lay->begin_rec)
-                return LAYOUT_ERR(from_file);
+                return LAYOUT_ERR(from_file, v->begin, "record variable \"%s\": begin "
+                                  "%llu lies inside the %s (which ends at %llu)", v->name,
+                                  ULL(v->begin), pv ? "fixed-size data" : "header",
+                                  ULL(lay->begin_rec));
             lay->begin_rec = v->begin;
         } else if (v->begin < prev) {
-            return LAYOUT_ERR(from_file);
+            return LAYOUT_ERR(from_file, v->begin, "record variable \"%s\": begin %llu "
+                              "lies inside the data of record variable \"%s\" (which "
+                              "ends at %llu)", v->name, ULL(v->begin), pv->name,
+                              ULL(prev));
         }
         if (ncsi_add_u64(v->begin, v->len, &prev))
-            return LAYOUT_ERR(from_file);
+            return LAYOUT_ERR(from_file, NCSI_DIAG_NOWHERE, "record variable \"%s\": "
+                              "begin %llu plus its size %llu is past 2^64", v->name,
+                              ULL(v->begin), ULL(v->len));
+        pv = v;
         /* within one record */
         if (nrec > 1 && prev - lay->begin_rec > lay->recsize)
-            return LAYOUT_ERR(from_file);
+            return LAYOUT_ERR(from_file, v->begin, "record variable \"%s\": its data "
+                              "ends %llu bytes into the record, past the record size "
+                              "%llu", v->name, ULL(prev - lay->begin_rec),
+                              ULL(lay->recsize));
     }
     if (nfixed == 0)
         lay->begin_var = lay->begin_rec;
     if (nrec > 0 && m->numrecs > 0) {
         uint64_t r;
         if (ncsi_mul_u64(m->numrecs, lay->recsize, &r) || ncsi_add_u64(r, lay->begin_rec, &r))
-            return LAYOUT_ERR(from_file);
+            return LAYOUT_ERR(from_file, 4, "numrecs %llu records of %llu bytes from "
+                              "byte %llu reach past 2^64", ULL(m->numrecs),
+                              ULL(lay->recsize), ULL(lay->begin_rec));
     }
     return NCS_NOERR;
 }
@@ -499,7 +627,7 @@ int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
 int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
                     ncs_layout *lay)
 {
-    rbuf r = { io, fsize, NULL, 0, 0, 0 };
+    rbuf r = { io, fsize, NULL, 0, 0, 0, 0, "magic", -1, NULL, NULL };
     uint64_t n, c, numrecs;
     name_set seen = { NULL, 0 };
     int status, streaming = 0;
@@ -509,20 +637,24 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
     status = need(&r, 4);
     if (status != NCS_NOERR)
         goto done;
-    if (memcmp(r.buf, "CDF", 3) != 0 ||
-        (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5)) {
-        status = NCSI_CORRUPT(NCS_ENOTNC);
+    if (memcmp(r.buf, "CDF", 3) != 0) {
+        status = BAD(&r, 0, NCS_ENOTNC, "not \"CDF\": not a netCDF classic file");
+        goto done;
+    }
+    if (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5) {
+        status = BAD(&r, 3, NCS_ENOTNC, "version byte %u (1, 2 or 5 expected)", r.buf[3]);
         goto done;
     }
     r.version = *version = r.buf[3];
     r.pos = 4;
     c = cnt_size(r.version);
+    part(&r, "numrecs", -1, NULL);
     if (r.version == 5) {
         status = get_u64(&r, &numrecs);
         if (status == NCS_NOERR && numrecs == UINT64_MAX)
             streaming = 1;
         else if (status == NCS_NOERR && numrecs > (uint64_t)INT64_MAX)
-            status = NCSI_CORRUPT(NCS_ENOTNC);
+            status = BAD(&r, 4, NCS_ENOTNC, "%llu has the sign bit set", ULL(numrecs));
     } else {
         uint32_t u = 0;
         status = get_u32(&r, &u);
@@ -533,6 +665,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         goto done;
 
     /* dimensions: each at least a 4-byte name and a length */
+    part(&r, "dimension list", -1, NULL);
     status = get_list(&r, NCSI_TAG_DIM, c + 4 + c, &n);
     if (status != NCS_NOERR)
         goto done;
@@ -544,32 +677,38 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         goto done;
     for (uint64_t i = 0; i < n; i++) {
         ncs_dim *d = &m->dims[i];
+        uint64_t at;
+        part(&r, "dimension", (int64_t)i, NULL);
         status = get_name(&r, &d->name, &d->namelen);
+        at = r.field;
         if (status != NCS_NOERR)
             goto done;
         m->ndims = (int)i + 1;
+        r.name = d->name;
         status = get_cnt(&r, &d->len);
         if (status != NCS_NOERR)
             goto done;
         if (names_seen(&seen, d->name)) {
-            status = NCSI_CORRUPT(NCS_ENOTNC);
+            status = BAD(&r, at, NCS_ENOTNC, "a second dimension of this name");
             goto done;
         }
         if (d->len == 0) {
             if (m->unlimdim >= 0) {
-                status = NCSI_CORRUPT(NCS_ENOTNC);
+                status = BAD(&r, r.field, NCS_ENOTNC, "a second unlimited dimension "
+                             "(length 0; the first is \"%s\")", m->dims[m->unlimdim].name);
                 goto done;
             }
             m->unlimdim = (int)i;
         }
     }
 
-    status = get_attlist(&r, &m->gatts);
+    status = get_attlist(&r, &m->gatts, NULL);
     if (status != NCS_NOERR)
         goto done;
 
     /* variables: at least a name, ndims, ABSENT attributes, type, vsize,
      * begin */
+    part(&r, "variable list", -1, NULL);
     status = get_list(&r, NCSI_TAG_VAR, c + 4 + c + 4 + c + 4 + c + off_size(r.version), &n);
     if (status != NCS_NOERR)
         goto done;
@@ -582,21 +721,26 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         goto done;
     for (uint64_t i = 0; i < n; i++) {
         ncs_var *v = &m->vars[i];
-        uint64_t nd, vsize;
+        uint64_t nd, vsize, at;
         uint32_t type;
+        part(&r, "variable", (int64_t)i, NULL);
         status = get_name(&r, &v->name, &v->namelen);
+        at = r.field;
         if (status != NCS_NOERR)
             goto done;
         m->nvars = (int)i + 1;
+        r.name = v->name;
         if (names_seen(&seen, v->name)) {
-            status = NCSI_CORRUPT(NCS_ENOTNC);
+            status = BAD(&r, at, NCS_ENOTNC, "a second variable of this name");
             goto done;
         }
         status = get_cnt(&r, &nd);
         if (status != NCS_NOERR)
             goto done;
         if (nd > NCS_MAX_VAR_DIMS || nd > left(&r) / c) {
-            status = NCSI_CORRUPT(NCS_ENOTNC);
+            status = BAD(&r, r.field, NCS_ENOTNC, "%llu dimensions (%s)", ULL(nd),
+                         nd > NCS_MAX_VAR_DIMS ? "at most 1024 allowed"
+                                               : "more than the bytes left can hold");
             goto done;
         }
         status = ncsi_var_alloc(v, (int)nd);
@@ -608,18 +752,22 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             if (status != NCS_NOERR)
                 goto done;
             if (id >= (uint64_t)m->ndims) {
-                status = NCSI_CORRUPT(NCS_EBADDIM);
+                status = BAD(&r, r.field, NCS_EBADDIM, "dimension id %llu, not one of "
+                             "the %d dimensions", ULL(id), m->ndims);
                 goto done;
             }
             v->dimids[d] = (int)id;
         }
-        status = get_attlist(&r, &v->atts);
+        status = get_attlist(&r, &v->atts, v->name);
+        part(&r, "variable", (int64_t)i, NULL);
+        r.name = v->name;
         if (status == NCS_NOERR)
             status = get_u32(&r, &type);
         if (status != NCS_NOERR)
             goto done;
         if (!ncsi_type_ok((int)type, r.version)) {
-            status = NCSI_CORRUPT(NCS_ENOTNC);
+            status = BAD(&r, r.field, NCS_ENOTNC, "type %u is not a type of CDF-%d",
+                         (unsigned)type, r.version);
             goto done;
         }
         v->type = (int)type;
@@ -630,6 +778,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
             status = get_u32(&r, &u);
             vsize = u;
         }
+        at = r.field;
         if (status != NCS_NOERR)
             goto done;
         if (r.version == 1) {
@@ -645,9 +794,13 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
          * (EUNLIMPOS, EVARSIZE as for a definition) */
         status = ncsi_var_shape(m, v);
         if (status != NCS_NOERR) {
-            status = NCSI_CORRUPT(status);
+            status = BAD(&r, NCSI_DIAG_NOWHERE, status, "%s",
+                         status == NCS_EUNLIMPOS ? "the record dimension is not its first"
+                                                 : "its size in bytes is past 2^64");
             goto done;
         }
+        if (vsize != (r.version == 5 || v->len < UINT32_MAX ? v->len : UINT32_MAX))
+            note(&r, at, "vsize %llu, where the shape gives %llu", ULL(vsize), ULL(v->len));
     }
     lay->xsz = r.pos;
     m->numrecs = streaming ? 0 : numrecs;
