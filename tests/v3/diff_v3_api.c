@@ -69,8 +69,8 @@ static int known(const char *nc, const char *ns)
     const char *a = strrchr(nc, ':'), *b = strrchr(ns, ':');
     if (a == NULL || b == NULL || a - nc != b - ns || strncmp(nc, ns, (size_t)(a - nc)) != 0)
         return 0;
-    return strstr(nc, "readonly") != NULL && strstr(nc, " put_") != NULL &&
-           strcmp(a, ": -101") == 0 && strcmp(b, ": -37") == 0;
+    return (strstr(nc, "readonly") != NULL || strstr(nc, "read-only") != NULL) &&
+           strstr(nc, " put") != NULL && strcmp(a, ": -101") == 0 && strcmp(b, ": -37") == 0;
 }
 
 static int compare_logs(const char *scen, v3log *a, v3log *b)

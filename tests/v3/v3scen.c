@@ -533,9 +533,12 @@ static void read_back(v3log *log, int ncid, const char *what)
 static void scen_memory(v3log *log)
 {
     char path[512];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         int ncid, rc, x = -1, m = -1;
         NC_memio mio = { 0, NULL, 0 };
+        /* HDF5 files of the two libraries differ in their bytes: for a
+         * netCDF-4 file only what reads back is compared */
+        int bytes = k < 3;
         LOG("format %#x", formats[k]);
         snprintf(path, sizeof path, "%s/mem%d.nc", log->dir, k);
         rc = nc_create_mem(path, formats[k], 0, &ncid);
@@ -546,8 +549,8 @@ static void scen_memory(v3log *log)
         LOG("inq_format_extended: %d %d %#x", rc, x, m);
         small_file(log, ncid);
         rc = nc_close_memio(ncid, &mio);
-        LOG("close_memio: %d %zu %016llx %d", rc, mio.size, mio.memory ? fnv(mio.memory, mio.size) : 0ULL,
-            mio.flags);
+        LOG("close_memio: %d %zu %016llx %d", rc, bytes ? mio.size : 0,
+            mio.memory && bytes ? fnv(mio.memory, mio.size) : 0ULL, mio.flags);
         LOG("no file on disk: %d", access(path, F_OK) != 0);
         if (rc != NC_NOERR || mio.memory == NULL)
             continue;
@@ -649,8 +652,16 @@ static void scen_memory(v3log *log)
             LOG("put: %d", rc);
             NC_memio out = { 0, NULL, 0 };
             rc = nc_close_memio(ncid, &out);
-            LOG("close_memio: %d %zu %016llx", rc, out.size,
-                out.memory ? fnv(out.memory, out.size) : 0ULL);
+            LOG("close_memio: %d %zu %016llx", rc, bytes ? out.size : 0,
+                out.memory && bytes ? fnv(out.memory, out.size) : 0ULL);
+            if (!bytes && out.memory != NULL) {
+                int again, vv, val = -1;
+                rc = nc_open_mem(path, NC_NOWRITE, out.size, out.memory, &again);
+                nc_inq_varid(again, "v", &vv);
+                nc_get_var1_int(again, vv, (size_t[]){ 0, 2 }, &val);
+                LOG("its bytes read back: %d %d", rc, val);
+                nc_close(again);
+            }
             free(out.memory);
         } else {
             free(owned);

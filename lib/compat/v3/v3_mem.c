@@ -9,11 +9,10 @@
  * does.  Served: creating (nc_create_mem, nc_create with NC_DISKLESS or
  * NC_INMEMORY, with or without NC_PERSIST) and opening (nc_open_mem,
  * nc_open_memio, nc_open with NC_DISKLESS or NC_INMEMORY, for writing
- * too, NC_PERSIST writing the file back at close).  The native API is told
- * the file is a private copy (NCS_DISKLESS): its redefinitions are not
- * journaled.  netCDF-4 files are served read-only; writing one in memory,
- * and writing into a locked block of the caller's, answer NC_ENOTBUILT
- * (doc/v3.md).
+ * too, NC_PERSIST writing the file back at close), in every format.  The
+ * native API is told the file is a private copy (NCS_DISKLESS): its
+ * redefinitions are not journaled.  Writing into a locked block of the
+ * caller's answers NC_ENOTBUILT (doc/v3.md).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -40,6 +39,7 @@ typedef struct memfile {
     size_t locked_size;
     void *owned;            /* a block taken over from the caller, freed at
                                close */
+    int nc4;                /* a netCDF-4 file */
     struct memfile *next;
 } memfile;
 
@@ -156,10 +156,16 @@ int v3i_mem_create(const char *path, int cmode, int native_mode, int *ncidp)
     int fd = -1, ncid, status;
     if (path == NULL)
         return NC_EINVAL;
-    if (native_mode & NC_NETCDF4)
-        return NC_ENOTBUILT;   /* netCDF-4 files in memory: doc/v3.md */
     /* NC_NOCLOBBER is not looked at, as in netCDF-C: a diskless file kept
      * at close replaces what is there then */
+    /* netCDF-C's netCDF-4 diskless file to be kept is made on disk, empty,
+     * at once (HDF5's backing store), its classic one only at close */
+    if ((native_mode & NC_NETCDF4) && (cmode & NC_PERSIST)) {
+        int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (out < 0)
+            return errno;
+        close(out);
+    }
     status = memory_file(NULL, 0, &fd);
     if (status != NC_NOERR)
         return status;
@@ -200,14 +206,12 @@ static int open_bytes(const char *path, int mode, const void *mem, size_t size,
         return status;
     fd_path(fd, fdname, sizeof fdname);
     status = ncs_open(fdname, (mode & (NC_WRITE | NC_SHARE)) | NCS_DISKLESS, &ncid);
-    if (status == NC_NOERR && (mode & NC_WRITE) && v3i_is_nc4(ncid) == 1) {
-        ncs_close(ncid);
-        status = NC_ENOTBUILT; /* netCDF-4 files written in memory: doc/v3.md */
-    }
     if (status == NC_NOERR) {
         status = track(ncid, fd, path, persist, (mode & NC_WRITE) ? NULL : given, size);
-        if (status == NC_NOERR)
+        if (status == NC_NOERR) {
             find(ncid, 0)->owned = owned;
+            find(ncid, 0)->nc4 = v3i_is_nc4(ncid) == 1;
+        }
         if (status != NC_NOERR)
             ncs_close(ncid);
     }
@@ -301,9 +305,13 @@ int v3i_mem_close(int ncid, NC_memio *memio)
         return status;
     find(ncid, 1);
     if (status == NC_NOERR && memio != NULL) {
-        if (m->locked != NULL) { /* the caller's block, flags as they were */
+        if (m->locked != NULL) {
+            /* the caller's block; netCDF-C's netCDF-4 code marks it locked,
+             * its classic code leaves the flags as they were */
             memio->memory = (void *)m->locked;
             memio->size = m->locked_size;
+            if (m->nc4)
+                memio->flags = NC_MEMIO_LOCKED;
         } else {
             status = contents(m->fd, &memio->memory, &memio->size);
             memio->flags = 0;
