@@ -56,6 +56,19 @@ void v3i_mode_drop(int ncid)
     pthread_mutex_unlock(&modes_lock);
 }
 
+/* The mode recorded for ncid, or -1 when there is none (a file opened
+ * through the v2 calls). */
+static int recorded_mode(int ncid)
+{
+    size_t slot = (size_t)ncid >> 16;
+    int mode = -1;
+    pthread_mutex_lock(&modes_lock);
+    if (slot < nmodes && modes[slot].ncid == ncid)
+        mode = modes[slot].mode;
+    pthread_mutex_unlock(&modes_lock);
+    return mode;
+}
+
 /* The format's own flags, as netCDF-C adds them to the mode of a file. */
 static int format_flags(int format)
 {
@@ -260,14 +273,9 @@ int nc_inq_path(int ncid, size_t *pathlen, char *path)
 int nc_inq_format_extended(int ncid, int *formatp, int *modep)
 {
     int format, status = ncs_inq_format(ncid, &format);
-    int mode = -1;
     if (status != NC_NOERR)
         return status;
-    pthread_mutex_lock(&modes_lock);
-    size_t slot = (size_t)ncid >> 16;
-    if (slot < nmodes && modes[slot].ncid == ncid)
-        mode = modes[slot].mode;
-    pthread_mutex_unlock(&modes_lock);
+    int mode = recorded_mode(ncid);
     if (mode == -1) /* opened through the v2 calls: the format's flags */
         mode = format_flags(format) & ~(format == NC_FORMAT_NETCDF4_CLASSIC ?
                                          NC_CLASSIC_MODEL : 0);
@@ -335,12 +343,9 @@ int nc_inq_format(int ncid, int *formatp)
     if (status != NC_NOERR)
         return status;
     if (format == NC_FORMAT_NETCDF4) {
-        pthread_mutex_lock(&modes_lock);
-        size_t slot = (size_t)ncid >> 16;
-        if (slot < nmodes && modes[slot].ncid == ncid &&
-            (modes[slot].mode & NC_CLASSIC_MODEL))
+        int mode = recorded_mode(ncid);
+        if (mode != -1 && (mode & NC_CLASSIC_MODEL))
             format = NC_FORMAT_NETCDF4_CLASSIC;
-        pthread_mutex_unlock(&modes_lock);
     }
     if (formatp != NULL)
         *formatp = format;

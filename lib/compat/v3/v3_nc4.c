@@ -219,40 +219,33 @@ int nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams,
     }
 }
 
-/* The first filter of the variable's pipeline, as netCDF-C orders it:
- * Fletcher-32, shuffle, then the compressor; id 0, and *nparams left as
- * it was, when there is none (and on classic files). */
+static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params,
+                    size_t *np);
+
+/* The first filter of the variable's pipeline (pipeline() below: as
+ * netCDF-C orders it); id 0, and *nparams left as it was, when there is
+ * none (and on classic files). */
 int nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparams,
                       unsigned int *params)
 {
-    int shuffle, deflate, level, zlevel, f32;
-    int nc4 = v3i_is_nc4(ncid), ndims;
+    unsigned int id[4], param[4];
+    size_t n = 0;
+    int ndims, nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     int status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status == NC_NOERR && nc4)
+        status = pipeline(ncid, varid, id, param, &n);
     if (status != NC_NOERR)
         return status;
-    unsigned int id = 0, param = 0;
-    if (nc4) {
-        status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
-        if (status == NC_NOERR)
-            status = ncs_inq_var_zstd(ncid, varid, &zlevel);
-        if (status == NC_NOERR)
-            status = ncs_inq_var_fletcher32(ncid, varid, &f32);
-        if (status != NC_NOERR)
-            return status;
-        id = f32 ? FILTER_FLETCHER32 : shuffle ? FILTER_SHUFFLE
-           : deflate ? FILTER_DEFLATE : zlevel ? FILTER_ZSTD : 0;
-        param = (unsigned int)(deflate ? level : zlevel);
-    }
     if (idp != NULL)
-        *idp = id;
-    if (id != 0) {
-        int has_param = id == FILTER_DEFLATE || id == FILTER_ZSTD;
+        *idp = n ? id[0] : 0;
+    if (n > 0) {
+        int has_param = id[0] == FILTER_DEFLATE || id[0] == FILTER_ZSTD;
         if (nparams != NULL)
             *nparams = has_param ? 1 : 0;
         if (params != NULL && has_param)
-            params[0] = param;
+            params[0] = param[0];
     }
     return NC_NOERR;
 }
@@ -737,7 +730,8 @@ int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **b
  * As a netCDF-C built with zstd answers (Debian's is built without it, and
  * there the zstd calls do nothing). */
 
-/* The variable's pipeline as netCDF-C lists it. */
+/* The variable's pipeline as netCDF-C lists it: Fletcher-32, shuffle,
+ * then the compressor. */
 static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params, size_t *np)
 {
     int shuffle, deflate, level, zlevel, f32;
