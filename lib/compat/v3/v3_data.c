@@ -17,15 +17,12 @@
 
 #include <stddef.h>
 
-/* Replaces NULL start/count as netCDF-C's dispatch does.  shape receives
- * the variable's shape when *countp is NULL. */
-static int v3_nulls(int ncid, int varid, const size_t *start,
+/* Replaces NULL start/count as netCDF-C's dispatch does, for a variable
+ * of ndims dimensions.  shape receives its shape when *countp is NULL. */
+static int v3_nulls(int ncid, int varid, int ndims, const size_t *start,
                     const size_t **countp, size_t *shape)
 {
-    int ndims, dimids[NC_MAX_VAR_DIMS];
-    int status = ncs_inq_varndims(ncid, varid, &ndims);
-    if (status != NC_NOERR)
-        return status;
+    int dimids[NC_MAX_VAR_DIMS], status;
     if (start == NULL && ndims > 0)
         return NC_EINVALCOORDS;
     if (*countp == NULL) {
@@ -72,14 +69,15 @@ static int v3_varm(int put, int kind, int ncid, int varid,
 {
     size_t shape[NC_MAX_VAR_DIMS];
     ptrdiff_t ones[NC_MAX_VAR_DIMS], natural[NC_MAX_VAR_DIMS];
-    int ndims = -1, status;
-    if (start == NULL || count == NULL || (kind != VARA && stride == NULL)) {
-        status = v3_nulls(ncid, varid, start, &count, shape);
+    int ndims = 0, status;
+    if (start == NULL || count == NULL ||
+        (kind != VARA && (stride == NULL || imap == NULL))) {
+        status = ncs_inq_varndims(ncid, varid, &ndims);
         if (status != NC_NOERR)
             return status;
     }
-    if (kind != VARA && (stride == NULL || imap == NULL)) {
-        status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (start == NULL || count == NULL || (kind != VARA && stride == NULL)) {
+        status = v3_nulls(ncid, varid, ndims, start, &count, shape);
         if (status != NC_NOERR)
             return status;
     }

@@ -108,7 +108,7 @@ static int contents(int fd, void **memp, size_t *sizep)
 {
     struct stat st;
     if (fstat(fd, &st) != 0)
-        return errno;
+        return errno != 0 ? errno : EIO;
     size_t n = (size_t)st.st_size;
     unsigned char *buf = malloc(n ? n : 1);
     if (buf == NULL)
@@ -318,8 +318,8 @@ int v3i_mem_close(int ncid, NC_memio *memio)
         }
     }
     if (status == NC_NOERR && m->persist) {
-        void *buf;
-        size_t n;
+        void *buf = NULL;
+        size_t n = 0;
         status = contents(m->fd, &buf, &n);
         if (status == NC_NOERR) {
             int out = open(m->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

@@ -186,7 +186,7 @@ int nc_copy_var(int ncid_in, int varid, int ncid_out)
     void *buf = malloc(row * esz > 0 ? row * esz : 1);
     if (buf == NULL)
         return NC_ENOMEM;
-    size_t n = ndims ? shape[0] : 1;
+    size_t n = ndims > 0 ? shape[0] : 1;
     for (size_t i = 0; status == NC_NOERR && i < n; i++) {
         start[0] = i;
         status = ncs_get(ncid_in, varid, start, count, NULL, NULL, NCS_NAT, buf);
