@@ -477,6 +477,10 @@ static int quantized_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
     unsigned char *tmp;
     int a = ncsi_find_att(&v->atts, "_FillValue");
 
+    /* only float and double variables quantize (ncs_def_var_quantize) */
+    NCSI_ASSERT(v->type == NCS_FLOAT || v->type == NCS_DOUBLE);
+    if (esz != 4 && esz != 8)
+        return NCS_ERR(NCS_EBADTYPE);
     /* the value left alone: _FillValue, else the type's default */
     if (a >= 0 && v->atts.a[a].type == v->type && v->atts.a[a].nelems == 1)
         memcpy(be, v->atts.a[a].xval, esz);
