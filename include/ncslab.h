@@ -472,7 +472,8 @@ int ncs_get1_long(int ncid, int varid, const long *index, ncs_get1_failure *fail
  * set otherwise, contiguous datasets of any size in existing files) or NCS_COMPACT (compact datasets in existing
  * files); contiguous and compact variables are read and written through
  * HDF5's own selection I/O.
- * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTINDEFINE, NCS_ENOTNC4,
+ * Errors: NCS_EBADID, NCS_ENOTNC4, NCS_EPERM (a read-only file, before the
+ * varid is looked at, as netCDF-C), NCS_ENOTVAR, NCS_ENOTINDEFINE,
  * NCS_EBADCHUNK, NCS_EINVAL. */
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes);
 int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes);
@@ -489,9 +490,8 @@ int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p);
  * machine's), NCS_ENDIAN_LITTLE or NCS_ENDIAN_BIG; any other value is kept
  * and means the machine's.  NCS_EINVAL for a text variable.  The inquiry
  * returns what was set, else the file's order (a new variable:
- * NCS_ENDIAN_NATIVE).  As above otherwise,
- * with NCS_EPERM for a read-only file checked first; the settings may be
- * changed until the variable is laid out (NCS_ELATEDEF), in define mode. */
+ * NCS_ENDIAN_NATIVE).  Errors as above; the settings may be changed
+ * until the variable is laid out (NCS_ELATEDEF), in define mode. */
 #define NCS_ENDIAN_NATIVE 0
 #define NCS_ENDIAN_LITTLE 1
 #define NCS_ENDIAN_BIG    2

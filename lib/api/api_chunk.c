@@ -18,6 +18,9 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
         return NCS_ERR(NCS_EBADID);
     if (define && !NCSI_STORE_HAS(f, def_storage))
         return NCS_ERR(NCS_ENOTNC4);
+    /* netCDF-C refuses a read-only file before it looks at the variable */
+    if (define && !(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
     /* define-mode rules are the back end's (NCS_ELATEDEF comes first) */
@@ -199,12 +202,7 @@ int ncs_get_decode_threads(int *np)
  * first, as netCDF-C checks lateness before the values. */
 static int settable(int ncid, int varid, ncs_file **fp, ncs_storage *st)
 {
-    ncs_file *f = ncsi_file_get(ncid);
-    int status;
-    /* netCDF-C refuses a read-only file before it looks at the variable */
-    if (f != NULL && NCSI_STORE_HAS(f, def_storage) && !(f->flags & NCSI_F_WRITE))
-        return NCS_ERR(NCS_EPERM);
-    status = storage_target(ncid, varid, 1, fp);
+    int status = storage_target(ncid, varid, 1, fp);
     if (status == NCS_NOERR)
         status = ncsi_store_inq_storage(*fp, varid, st);
     if (status == NCS_NOERR)

@@ -863,6 +863,13 @@ static void scen_quantize(v3log *log)
         { int r1_ = nc_open(path, NC_NOWRITE, &ncid); LOG("open read-only: %d", r1_); }
         LOG("quantize read-only: %d", nc_def_var_quantize(ncid, 2, NC_QUANTIZE_BITROUND, 3));
         LOG("endian read-only: %d", nc_def_var_endian(ncid, 2, NC_ENDIAN_BIG));
+        LOG("deflate read-only: %d", nc_def_var_deflate(ncid, 2, 1, 1, 1));
+        LOG("chunking read-only: %d", nc_def_var_chunking(ncid, 2, NC_CHUNKED, NULL));
+        LOG("fletcher32 read-only: %d", nc_def_var_fletcher32(ncid, 2, 1));
+        LOG("filter read-only: %d", nc_def_var_filter(ncid, 2, 1, 1, (unsigned[]){ 1 }));
+        LOG("var_fill read-only: %d", nc_def_var_fill(ncid, 2, 1, NULL));
+        LOG("quantize read-only bad varid: %d", nc_def_var_quantize(ncid, 99, NC_QUANTIZE_BITROUND, 3));
+        LOG("deflate read-only bad varid: %d", nc_def_var_deflate(ncid, 99, 1, 1, 1));
         LOG("close: %d", nc_close(ncid));
     }
 }

@@ -43,6 +43,16 @@ static int enhanced_inq(int ncid)
     return nc4 ? NC_EBADTYPE : NC_ENOTNC4;
 }
 
+/* netCDF-4 only: a status for a classic file or a bad id, else 0 (the
+ * native call checks the rest, a read-only file before the varid). */
+static int nc4_file(int ncid)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    return nc4 ? NC_NOERR : NC_ENOTNC4;
+}
+
 /* netCDF-4 only: a status for a classic file or a bad id/varid, else 0. */
 static int nc4_var(int ncid, int varid)
 {
@@ -106,7 +116,7 @@ static int storage_settable(int ncid, int varid)
  * define mode ends, so netCDF-C's answer there is NC_ELATEDEF. */
 int nc_def_var_endian(int ncid, int varid, int endian)
 {
-    int status = nc4_var(ncid, varid);
+    int status = nc4_file(ncid);
     if (status == NC_NOERR)
         status = ncs_def_var_endian(ncid, varid, endian);
     return status == NC_ENOTINDEFINE ? NC_ELATEDEF : status;
@@ -235,7 +245,7 @@ int nc_inq_var_szip(int ncid, int varid, int *options_maskp,
  * other check, as netCDF-C's classic dispatch answers). */
 int nc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd)
 {
-    int status = nc4_var(ncid, varid);
+    int status = nc4_file(ncid);
     if (status == NC_NOERR)
         status = ncs_def_var_quantize(ncid, varid, quantize_mode, nsd);
     return status == NC_ENOTINDEFINE ? NC_ELATEDEF : status;
