@@ -472,7 +472,8 @@ int ncs_get1_long(int ncid, int varid, const long *index, ncs_get1_failure *fail
  * set otherwise, contiguous datasets of any size in existing files) or NCS_COMPACT (compact datasets in existing
  * files); contiguous and compact variables are read and written through
  * HDF5's own selection I/O.
- * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOTINDEFINE, NCS_ENOTNC4,
+ * Errors: NCS_EBADID, NCS_ENOTNC4, NCS_EPERM (a read-only file, before the
+ * varid is looked at, as netCDF-C), NCS_ENOTVAR, NCS_ENOTINDEFINE,
  * NCS_EBADCHUNK, NCS_EINVAL. */
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes);
 int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes);
@@ -485,6 +486,34 @@ int ncs_inq_var_zstd(int ncid, int varid, int *levelp);
 /* Fletcher32 checksums of each chunk (0/1). */
 int ncs_def_var_fletcher32(int ncid, int varid, int fletcher32);
 int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p);
+/* Byte order of the variable's data in the file: NCS_ENDIAN_NATIVE (the
+ * machine's), NCS_ENDIAN_LITTLE or NCS_ENDIAN_BIG; any other value is kept
+ * and means the machine's.  NCS_EINVAL for a text variable.  The inquiry
+ * returns what was set, else the file's order (a new variable:
+ * NCS_ENDIAN_NATIVE).  Errors as above; the settings may be changed
+ * until the variable is laid out (NCS_ELATEDEF), in define mode. */
+#define NCS_ENDIAN_NATIVE 0
+#define NCS_ENDIAN_LITTLE 1
+#define NCS_ENDIAN_BIG    2
+int ncs_def_var_endian(int ncid, int varid, int endian);
+int ncs_inq_var_endian(int ncid, int varid, int *endianp);
+/* Quantization of the values written to a float or double variable, as
+ * netCDF-C 4.9 does it (doc/chunking.md): NCS_QUANTIZE_BITGROOM and
+ * NCS_QUANTIZE_GRANULARBR keep nsd significant decimal digits (1-7 for
+ * float, 1-15 for double), NCS_QUANTIZE_BITROUND nsd significant bits
+ * (1-23, 1-52); NCS_NOQUANTIZE (nsd ignored) turns it off.  Values equal
+ * to the variable's fill value are written as given.  When the variable
+ * is laid out, the attribute netCDF-C names after the mode (e.g.
+ * _QuantizeBitGroomNumberOfSignificantDigits) records nsd; a file opened
+ * later quantizes by it again.  Errors: as ncs_def_var_endian, checked
+ * first; then NCS_EINVAL for another mode, another type, or nsd out of
+ * range. */
+#define NCS_NOQUANTIZE          0
+#define NCS_QUANTIZE_BITGROOM   1
+#define NCS_QUANTIZE_GRANULARBR 2
+#define NCS_QUANTIZE_BITROUND   3
+int ncs_def_var_quantize(int ncid, int varid, int mode, int nsd);
+int ncs_inq_var_quantize(int ncid, int varid, int *modep, int *nsdp);
 
 /* The chunk cache: one budget in bytes of decoded chunks, shared by every
  * open chunked file (default 16 MiB).  The budget is a ceiling: the cache

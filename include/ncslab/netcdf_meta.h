@@ -35,7 +35,7 @@
 #define NC_HAS_NCZARR       0
 #define NC_HAS_MULTIFILTERS 1
 #define NC_HAS_LOGGING      0
-#define NC_HAS_QUANTIZE     0
+#define NC_HAS_QUANTIZE     1
 #define NC_HAS_ZSTD         1
 #define NC_HAS_BENCHMARKS   0
 

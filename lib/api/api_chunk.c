@@ -18,6 +18,9 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
         return NCS_ERR(NCS_EBADID);
     if (define && !NCSI_STORE_HAS(f, def_storage))
         return NCS_ERR(NCS_ENOTNC4);
+    /* netCDF-C refuses a read-only file before it looks at the variable */
+    if (define && !(f->flags & NCSI_F_WRITE))
+        return NCS_ERR(NCS_EPERM);
     if (varid < 0 || varid >= f->model.nvars)
         return NCS_ERR(NCS_ENOTVAR);
     /* define-mode rules are the back end's (NCS_ELATEDEF comes first) */
@@ -189,5 +192,89 @@ int ncs_get_decode_threads(int *np)
 {
     if (np != NULL)
         *np = ncsi_pool_size();
+    return NCS_NOERR;
+}
+
+/* ---- byte order and quantization ----------------------------------------- */
+
+/* The settings of a variable that may still take new ones: the store's
+ * definition of what it has answers NCS_ELATEDEF or NCS_ENOTINDEFINE
+ * first, as netCDF-C checks lateness before the values. */
+static int settable(int ncid, int varid, ncs_file **fp, ncs_storage *st)
+{
+    int status = storage_target(ncid, varid, 1, fp);
+    if (status == NCS_NOERR)
+        status = ncsi_store_inq_storage(*fp, varid, st);
+    if (status == NCS_NOERR)
+        status = ncsi_store_def_storage(*fp, varid, st);
+    return status;
+}
+
+int ncs_def_var_endian(int ncid, int varid, int endian)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = settable(ncid, varid, &f, &st);
+    if (status != NCS_NOERR)
+        return status;
+    if (f->model.vars[varid].type == NCS_CHAR)
+        return NCS_ERR(NCS_EINVAL);
+    st.endian = endian;
+    return ncsi_store_def_storage(f, varid, &st);
+}
+
+int ncs_inq_var_endian(int ncid, int varid, int *endianp)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = ncsi_store_inq_storage(f, varid, &st);
+    if (status != NCS_NOERR)
+        return status;
+    if (endianp != NULL)
+        *endianp = st.endian;
+    return NCS_NOERR;
+}
+
+int ncs_def_var_quantize(int ncid, int varid, int mode, int nsd)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = settable(ncid, varid, &f, &st), type, max;
+    if (status != NCS_NOERR)
+        return status;
+    if (mode != NCS_NOQUANTIZE) {
+        if (mode != NCS_QUANTIZE_BITGROOM && mode != NCS_QUANTIZE_GRANULARBR &&
+            mode != NCS_QUANTIZE_BITROUND)
+            return NCS_ERR(NCS_EINVAL);
+        type = f->model.vars[varid].type;
+        if (type != NCS_FLOAT && type != NCS_DOUBLE)
+            return NCS_ERR(NCS_EINVAL);
+        if (mode == NCS_QUANTIZE_BITROUND)
+            max = type == NCS_FLOAT ? 23 : 52;   /* explicit significand bits */
+        else
+            max = type == NCS_FLOAT ? 7 : 15;    /* decimal digits they hold */
+        if (nsd <= 0 || nsd > max)
+            return NCS_ERR(NCS_EINVAL);
+    }
+    st.quantize = mode;
+    st.nsd = mode == NCS_NOQUANTIZE ? 0 : nsd;
+    return ncsi_store_def_storage(f, varid, &st);
+}
+
+int ncs_inq_var_quantize(int ncid, int varid, int *modep, int *nsdp)
+{
+    ncs_file *f = NULL;
+    ncs_storage st;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = ncsi_store_inq_storage(f, varid, &st);
+    if (status != NCS_NOERR)
+        return status;
+    if (modep != NULL)
+        *modep = st.quantize;
+    if (nsdp != NULL)
+        *nsdp = st.nsd;
     return NCS_NOERR;
 }

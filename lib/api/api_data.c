@@ -460,6 +460,70 @@ __attribute__((noinline)) static int get_mapped(ncs_file *f, int varid, const nc
     return ncsi_get_mapped(s, ncsi_type_size(memtype), &src, buf);
 }
 
+/* A put to a variable that quantizes its values (netCDF-4): the request's
+ * elements gathered in request order and converted to the variable's type,
+ * as netCDF-C converts a request before it writes, quantized there, and
+ * written densely.  NCS_ERANGE, from the conversion, once all is written. */
+static int quantized_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                         const void *buf)
+{
+    const ncs_var *v = &f->model.vars[varid];
+    int nd = s->ndims, last = nd - 1, range = 0, status;
+    size_t esz = ncsi_type_size(v->type), msz = ncsi_type_size(memtype);
+    size_t row = nd > 0 ? (size_t)s->count[last] : 1, k = 0;
+    uint64_t idx[NCS_MAX_VAR_DIMS] = { 0 };
+    unsigned char fill[8], be[8];
+    ncs_slab dense;
+    unsigned char *tmp;
+    int a = ncsi_find_att(&v->atts, "_FillValue");
+
+    /* only float and double variables quantize (ncs_def_var_quantize) */
+    NCSI_ASSERT(v->type == NCS_FLOAT || v->type == NCS_DOUBLE);
+    if (esz != 4 && esz != 8)
+        return NCS_ERR(NCS_EBADTYPE);
+    /* the value left alone: _FillValue, else the type's default */
+    if (a >= 0 && v->atts.a[a].type == v->type && v->atts.a[a].nelems == 1)
+        memcpy(be, v->atts.a[a].xval, esz);
+    else
+        ncsi_default_fill(v->type, be, 1);
+    status = ncsi_decode(v->type, be, 1, v->type, fill, 1, f->version);
+    if (status != NCS_NOERR)
+        return status;
+    if (s->nelems > SIZE_MAX / esz)
+        return NCS_ERR(NCS_ENOMEM);
+    memset(&dense, 0, sizeof dense);
+    tmp = ncsi_malloc(s->nelems * esz > 0 ? (size_t)s->nelems * esz : 1);
+    if (tmp == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (uint64_t done = 0; done < s->nelems; done += row) {
+        ptrdiff_t off = 0;
+        for (int d = 0; d < last; d++)
+            off += (ptrdiff_t)idx[d] * s->imap[d];
+        if (ncsi_convert(memtype, (const unsigned char *)buf + off * (ptrdiff_t)msz,
+                         nd > 0 ? s->imap[last] : 1, row, v->type, tmp + k * esz, 1,
+                         f->version) == NCS_ERANGE)
+            range = 1;
+        k += row;
+        for (int d = last - 1; d >= 0 && ++idx[d] == s->count[d]; d--)
+            idx[d] = 0;
+    }
+    ncsi_quantize(v->type, tmp, (size_t)s->nelems, v->quantize, v->nsd, fill);
+    status = ncsi_slab_copy(&dense, s);
+    if (status == NCS_NOERR) {
+        ptrdiff_t step = 1;
+        for (int d = last; d >= 0; d--) {
+            dense.imap[d] = step;
+            step *= (ptrdiff_t)s->count[d];
+        }
+        status = ncsi_store_put(f, varid, &dense, v->type, tmp);
+    }
+    ncsi_slab_release(&dense);
+    free(tmp);
+    if (status == NCS_NOERR && range)
+        status = NCS_ERR(NCS_ERANGE);
+    return status;
+}
+
 static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
                     const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
                     void *buf, int put, int one)
@@ -566,7 +630,9 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
         if (status != NCS_NOERR)
             goto done;
     }
-    if (put)
+    if (put && r.v->quantize != NCS_NOQUANTIZE)
+        status = quantized_put(r.f, varid, &s, r.memtype, buf);
+    else if (put)
         status = ncsi_store_put(r.f, varid, &s, r.memtype, buf);
     else if (imap != NULL && ncsi_fastpath && !ncsi_slab_natural_map(&s))
         status = get_mapped(r.f, varid, &s, r.memtype, buf);
@@ -704,7 +770,7 @@ int ncs_put(int ncid, int varid, const size_t *start, const size_t *count,
 {
     int mt;
     ncs_file *f = fast_file(ncid, varid, start, count, memtype, buf, &mt);
-    if (f != NULL && NCSI_STORE_HAS(f, put_vara) &&
+    if (f != NULL && NCSI_STORE_HAS(f, put_vara) && !f->model.vars[varid].quantize &&
         plain_request(&f->model.vars[varid], count, stride, imap)) {
         int status = ncsi_store_put_vara(f, varid, start, count, mt, buf);
         if (status != NCSI_DECLINED)

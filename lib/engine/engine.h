@@ -43,6 +43,11 @@ int ncsi_convert(int stype, const void *src, ptrdiff_t sstep, size_t n,
                  int dtype, void *dst, ptrdiff_t dstep, int version);
 /* Writes n copies of the default fill value of xtype, big-endian, at dst. */
 void ncsi_default_fill(int xtype, void *dst, size_t n);
+/* Quantizes n values of type (NCS_FLOAT or NCS_DOUBLE; others are left
+ * alone), in the machine's order, the first of them the first of a request,
+ * by mode (NCS_QUANTIZE_*) to nsd digits or bits, leaving those equal to
+ * *fill (a value of type) as they are (quantize.c). */
+void ncsi_quantize(int type, void *vals, size_t n, int mode, int nsd, const void *fill);
 
 /* ---- hyperslab engine -----------------------------------------------------
  * A validated request, reduced to the dimensions that matter.  The engine

@@ -48,6 +48,8 @@ typedef struct ncs_var {
     int isrec;
     int nofill;          /* not filled by enddef (netCDF's per-variable
                             fill mode; in no file format) */
+    int quantize, nsd;   /* netCDF-4: how puts quantize values (NCS_QUANTIZE_*,
+                            set by the back end from its settings) */
     ncs_attlist atts;
 } ncs_var;
 

@@ -29,6 +29,8 @@ typedef struct ncs_storage {
     int deflate_level;                  /* 0: none */
     int zstd_level;                     /* 0: none */
     int fletcher32;
+    int endian;                         /* NCS_ENDIAN_*, as set or read */
+    int quantize, nsd;                  /* NCS_QUANTIZE_*; digits or bits */
 } ncs_storage;
 
 

@@ -77,6 +77,20 @@ static int compare_logs(const char *scen, v3log *a, v3log *b)
 {
     char *pa = a->text, *pb = b->text, *la, *lb;
     int diffs = 0, line = 0, notes = 0;
+    /* NCSLAB_V3_DUMP=DIR: both logs of each scenario written there */
+    const char *dump = getenv("NCSLAB_V3_DUMP");
+    if (dump != NULL) {
+        char path[1024];
+        FILE *fp;
+        for (int side = 0; side < 2; side++) {
+            snprintf(path, sizeof path, "%s/%s.%s", dump, scen, side ? "ncslab" : "netcdf");
+            fp = fopen(path, "w");
+            if (fp != NULL) {
+                fputs(side ? b->text : a->text, fp);
+                fclose(fp);
+            }
+        }
+    }
     for (;;) {
         la = next_line(&pa);
         lb = next_line(&pb);

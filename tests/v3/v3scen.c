@@ -9,6 +9,7 @@
  * used, so each side runs the very same calls.  A line of the log is
  * "label: status values...".
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -708,12 +709,177 @@ static void scen_settings(v3log *log)
     LOG("free_string: %d", nc_free_string(2, strs));
 }
 
+
+/* ---- quantization and byte order (netCDF-4) --------------------------------- */
+
+/* n test values: a spread of magnitudes and signs, with zeros, the fill
+ * value and subnormals among them (no infinities or NaNs: see doc/v3.md,
+ * "Where netCDF-C is wrong", for those). */
+static void q_values(double *v, int n, unsigned seed)
+{
+    for (int i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double m = (double)(seed >> 8) / (double)(1u << 24);
+        int e = (int)((seed >> 3) % 61) - 30;
+        v[i] = ((seed & 1) ? -m : m) * ldexp(1.0, e);
+    }
+    v[0] = 0;
+    v[3] = NC_FILL_FLOAT;
+    v[5] = 1e-40;      /* a float subnormal */
+    v[7] = 1.0;
+    v[8] = 123456.789;
+}
+
+static void q_log_bits(v3log *log, const char *what, int rc, const void *p, int xtype, int n)
+{
+    char buf[2048];
+    size_t o = 0;
+    for (int i = 0; i < n && o + 20 < sizeof buf; i++) {
+        if (xtype == NC_FLOAT) {
+            unsigned u;
+            memcpy(&u, (const float *)p + i, 4);
+            o += (size_t)snprintf(buf + o, sizeof buf - o, " %08x", u);
+        } else {
+            unsigned long long u;
+            memcpy(&u, (const double *)p + i, 8);
+            o += (size_t)snprintf(buf + o, sizeof buf - o, " %016llx", u);
+        }
+    }
+    buf[o] = 0;
+    LOG("%s: %d%s", what, rc, buf);
+}
+
+static void scen_quantize(v3log *log)
+{
+    static const int modes[] = { NC_QUANTIZE_BITGROOM, NC_QUANTIZE_GRANULARBR,
+                                 NC_QUANTIZE_BITROUND };
+    char path[512], name[NC_MAX_NAME + 1];
+    double vals[24];
+    float fv[24];
+    int ncid, dims[2], mode, nsd, n;
+    q_values(vals, 24, 7);
+    for (int i = 0; i < 24; i++)
+        fv[i] = (float)vals[i];
+    for (int k = 0; k < NFORMATS; k++) {
+        path_of(log, path, sizeof path, "quantize.nc");
+        LOG("format %#x", formats[k]);
+        { int r1_ = nc_create(path, formats[k] | NC_CLOBBER, &ncid); LOG("create: %d", r1_); }
+        nc_def_dim(ncid, "r", NC_UNLIMITED, &dims[0]);
+        nc_def_dim(ncid, "c", 6, &dims[1]);
+        int vi, vc, vf[8], nv = 0;
+        nc_def_var(ncid, "i", NC_INT, 2, dims, &vi);
+        nc_def_var(ncid, "t", NC_CHAR, 2, dims, &vc);
+        LOG("quantize int: %d", nc_def_var_quantize(ncid, vi, NC_QUANTIZE_BITGROOM, 3));
+        LOG("quantize int off: %d", nc_def_var_quantize(ncid, vi, NC_NOQUANTIZE, 99));
+        LOG("quantize bad varid: %d", nc_def_var_quantize(ncid, 99, NC_QUANTIZE_BITGROOM, 3));
+        LOG("inq quantize bad varid: %d", nc_inq_var_quantize(ncid, 99, &mode, &nsd));
+        LOG("endian char: %d", nc_def_var_endian(ncid, vc, NC_ENDIAN_BIG));
+        { int r1_ = nc_inq_var_endian(ncid, vi, &mode); LOG("inq endian new: %d %d", r1_, r1_ ? -1 : mode); }
+        LOG("endian int big: %d", nc_def_var_endian(ncid, vi, NC_ENDIAN_BIG));
+        { int r1_ = nc_inq_var_endian(ncid, vi, &mode); LOG("inq endian set: %d %d", r1_, r1_ ? -1 : mode); }
+        for (int t = 0; t < 2; t++) {
+            int xtype = t ? NC_DOUBLE : NC_FLOAT;
+            for (int m = 0; m < 3; m++) {
+                int max = modes[m] == NC_QUANTIZE_BITROUND ? (t ? 52 : 23) : (t ? 15 : 7);
+                snprintf(name, sizeof name, "v%d_%d", t, m);
+                nc_def_var(ncid, name, xtype, 2, dims, &vf[nv]);
+                LOG("%s nsd 0: %d", name, nc_def_var_quantize(ncid, vf[nv], modes[m], 0));
+                LOG("%s nsd max+1: %d", name, nc_def_var_quantize(ncid, vf[nv], modes[m], max + 1));
+                LOG("%s mode 4: %d", name, nc_def_var_quantize(ncid, vf[nv], 4, 3));
+                /* one digit count less than the top: the top of BitGroom on
+                 * floats is where netCDF-C is wrong */
+                nsd = modes[m] == NC_QUANTIZE_BITROUND ? 1 + m * 3 + t * 20 : (max > 7 ? 9 : 3);
+                LOG("%s nsd %d: %d", name, nsd, nc_def_var_quantize(ncid, vf[nv], modes[m], nsd));
+                { int r1_ = nc_inq_var_quantize(ncid, vf[nv], &mode, &n); LOG("%s inq: %d %d %d", name, r1_, r1_ ? -1 : mode, r1_ ? -1 : n); }
+                if (m == 1)
+                    LOG("%s endian big: %d", name, nc_def_var_endian(ncid, vf[nv], NC_ENDIAN_BIG));
+                if (m == 2)
+                    LOG("%s fill: %d", name, nc_put_att_double(ncid, vf[nv], "_FillValue", xtype, 1, &vals[9]));
+                nv++;
+            }
+        }
+        /* netCDF-C 4.9 fails the enddef of a classic-model file with a
+         * quantized variable (doc/v3.md, "Where netCDF-C is wrong"): there
+         * the settings are taken back, and only the checks compared */
+        if (formats[k] == (NC_NETCDF4 | NC_CLASSIC_MODEL))
+            for (int i = 0; i < nv; i++)
+                LOG("quantize off %d: %d", i, nc_def_var_quantize(ncid, vf[i], NC_NOQUANTIZE, 0));
+        { int r1_ = nc_inq_varnatts(ncid, vf[0], &n); LOG("natts before enddef: %d %d", r1_, n); }
+        LOG("enddef: %d", nc_enddef(ncid));
+        for (int i = 0; i < nv; i++) {
+            int na = 0;
+            nc_inq_varnatts(ncid, vf[i], &na);
+            for (int a = 0; a < na; a++) {
+                int iv = -1;
+                nc_inq_attname(ncid, vf[i], a, name);
+                { int r2_ = nc_get_att_int(ncid, vf[i], name, &iv); LOG("var %d att %d %s: %d %d", i, a, name, r2_, r2_ ? -1 : iv); }
+            }
+        }
+        LOG("quantize after enddef: %d", nc_def_var_quantize(ncid, vf[0], NC_QUANTIZE_BITROUND, 3));
+        LOG("endian after enddef: %d", nc_def_var_endian(ncid, vf[0], NC_ENDIAN_LITTLE));
+        LOG("put int: %d", nc_put_vara_int(ncid, vi, (size_t[]){ 0, 0 }, (size_t[]){ 1, 6 },
+                                            (int[]){ 1, -2, 3, 70000, 5, 6 }));
+        for (int i = 0; i < nv; i++) {
+            int xt = i >= 3 ? NC_DOUBLE : NC_FLOAT;
+            /* a float and a double request, a strided one, a mapped one
+             * (transposed), one element */
+            LOG("put %d float: %d", i, nc_put_vara_float(ncid, vf[i], (size_t[]){ 0, 0 }, (size_t[]){ 2, 6 }, fv));
+            LOG("put %d double: %d", i, nc_put_vara_double(ncid, vf[i], (size_t[]){ 2, 0 }, (size_t[]){ 1, 5 }, vals + 12));
+            LOG("put %d strided: %d", i, nc_put_vars_double(ncid, vf[i], (size_t[]){ 3, 0 }, (size_t[]){ 2, 3 },
+                                                         (ptrdiff_t[]){ 1, 2 }, vals + 5));
+            LOG("put %d mapped: %d", i, nc_put_varm_double(ncid, vf[i], (size_t[]){ 5, 0 }, (size_t[]){ 2, 6 },
+                                                        NULL, (ptrdiff_t[]){ 1, 2 }, vals + 1));
+            LOG("put %d mapped rows: %d", i, nc_put_varm_double(ncid, vf[i], (size_t[]){ 7, 0 }, (size_t[]){ 2, 6 },
+                                                             (ptrdiff_t[]){ 1, 1 }, (ptrdiff_t[]){ 6, 1 }, vals + 3));
+            LOG("put %d one: %d", i, nc_put_var1_double(ncid, vf[i], (size_t[]){ 4, 5 }, vals + 8));
+            (void)xt;
+        }
+        LOG("sync: %d", nc_sync(ncid));
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < nv; i++) {
+                int xt = i >= 3 ? NC_DOUBLE : NC_FLOAT;
+                double out[54];
+                float fout[54];
+                int rc = xt == NC_FLOAT ? nc_get_vara_float(ncid, vf[i], (size_t[]){ 0, 0 }, (size_t[]){ 9, 6 }, fout)
+                                        : nc_get_vara_double(ncid, vf[i], (size_t[]){ 0, 0 }, (size_t[]){ 9, 6 }, out);
+                snprintf(name, sizeof name, "pass %d get %d", pass, i);
+                q_log_bits(log, name, rc, xt == NC_FLOAT ? (void *)fout : (void *)out, xt, 54);
+                { int r1_ = nc_inq_var_quantize(ncid, vf[i], &mode, &n); LOG("pass %d inq %d: %d %d %d", pass, i, r1_, r1_ ? -1 : mode, r1_ ? -1 : n); }
+                { int r1_ = nc_inq_var_endian(ncid, vf[i], &mode); LOG("pass %d endian %d: %d %d", pass, i, r1_, r1_ ? -1 : mode); }
+            }
+            LOG("close: %d", nc_close(ncid));
+            { int r1_ = nc_open(path, NC_WRITE, &ncid); LOG("reopen: %d", r1_); }
+            /* not to the big-endian ones: netCDF-C 4.9 writes them
+             * byte-swapped after a reopen (doc/v3.md) */
+            if (pass == 0)
+                for (int i = 0; i < nv; i++)
+                    if (i % 3 != 1)
+                        LOG("put %d again: %d", i, nc_put_vara_double(ncid, vf[i], (size_t[]){ 8, 0 }, (size_t[]){ 1, 6 }, vals + 16));
+        }
+        { int r1_ = nc_inq_var_endian(ncid, vi, &mode); LOG("inq endian int reopened: %d %d", r1_, r1_ ? -1 : mode); }
+        { int iv[6] = { 0 }; int r1_ = nc_get_vara_int(ncid, vi, (size_t[]){ 0, 0 }, (size_t[]){ 1, 6 }, iv);
+          LOG("get int: %d %d %d %d", r1_, iv[0], iv[1], iv[3]); }
+        LOG("close: %d", nc_close(ncid));
+        { int r1_ = nc_open(path, NC_NOWRITE, &ncid); LOG("open read-only: %d", r1_); }
+        LOG("quantize read-only: %d", nc_def_var_quantize(ncid, 2, NC_QUANTIZE_BITROUND, 3));
+        LOG("endian read-only: %d", nc_def_var_endian(ncid, 2, NC_ENDIAN_BIG));
+        LOG("deflate read-only: %d", nc_def_var_deflate(ncid, 2, 1, 1, 1));
+        LOG("chunking read-only: %d", nc_def_var_chunking(ncid, 2, NC_CHUNKED, NULL));
+        LOG("fletcher32 read-only: %d", nc_def_var_fletcher32(ncid, 2, 1));
+        LOG("filter read-only: %d", nc_def_var_filter(ncid, 2, 1, 1, (unsigned[]){ 1 }));
+        LOG("var_fill read-only: %d", nc_def_var_fill(ncid, 2, 1, NULL));
+        LOG("quantize read-only bad varid: %d", nc_def_var_quantize(ncid, 99, NC_QUANTIZE_BITROUND, 3));
+        LOG("deflate read-only bad varid: %d", nc_def_var_deflate(ncid, 99, 1, 1, 1));
+        LOG("close: %d", nc_close(ncid));
+    }
+}
+
 static void (*const scenarios[])(v3log *) = {
     scen_modes, scen_path, scen_hints, scen_nulls, scen_groups, scen_storage, scen_copy,
-    scen_fill, scen_memory, scen_settings
+    scen_fill, scen_memory, scen_settings, scen_quantize
 };
 static const char *const scenario_names[] = {
-    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings"
+    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings", "quantize"
 };
 
 #define V3SCEN_STR2(x) #x

@@ -26,7 +26,6 @@ void v3i_mode_set(int ncid, int mode);
 void v3i_mode_drop(int ncid);
 
 /* Forgets the byte orders recorded for ncid's variables (v3_nc4.c). */
-void v3i_endian_drop(int ncid);
 
 /* In-memory and diskless files (v3_mem.c).  v3i_mem_create and
  * v3i_mem_open serve nc_create and nc_open for NC_DISKLESS/NC_INMEMORY

@@ -59,6 +59,62 @@ static int v3_var1(int put, int ncid, int varid, const size_t *index,
                : ncs_get1(ncid, varid, index, memtype, buf);
 }
 
+/* Whether the variable's values are quantized by BitGroom, which treats
+ * the values of a request differently by the parity of their index. */
+static int bitgroom(int ncid, int varid)
+{
+    int mode;
+    return ncs_inq_var_quantize(ncid, varid, &mode, NULL) == NC_NOERR &&
+           mode == NC_QUANTIZE_BITGROOM;
+}
+
+/* A mapped put as netCDF-C's dispatch layer makes it: one plain put per
+ * element, or per row where the innermost stride and map are 1 (so that
+ * BitGroom's parities are its).  The first error other than NC_ERANGE
+ * stops it; NC_ERANGE is returned at the end. */
+static int varm_pieces(int ncid, int varid, int ndims, const size_t *start,
+                       const size_t *count, const ptrdiff_t *stride, const ptrdiff_t *imap,
+                       int memtype, const void *buf)
+{
+    size_t at[NC_MAX_VAR_DIMS], one[NC_MAX_VAR_DIMS], idx[NC_MAX_VAR_DIMS] = { 0 };
+    int last = ndims - 1, status = NC_NOERR, rows, msz = (int)nctypelen(memtype);
+    for (int d = 0; d < ndims; d++) {
+        if (count[d] == 0)
+            return ncs_put(ncid, varid, start, count, stride, imap, memtype, buf);
+        one[d] = 1;
+    }
+    rows = stride[last] == 1 && imap[last] == 1;
+    if (rows)
+        one[last] = count[last];
+    if (memtype == NC_NAT) {
+        nc_type xtype;
+        status = ncs_inq_vartype(ncid, varid, &xtype);
+        if (status != NC_NOERR)
+            return status;
+        msz = (int)nctypelen(xtype);
+    }
+    if (msz <= 0)
+        return ncs_put(ncid, varid, start, count, stride, imap, memtype, buf);
+    for (;;) {
+        ptrdiff_t off = 0;
+        for (int d = 0; d < ndims; d++) {
+            at[d] = start[d] + idx[d] * (size_t)stride[d];
+            off += (ptrdiff_t)idx[d] * imap[d];
+        }
+        int s = ncs_put(ncid, varid, at, one, NULL, NULL, memtype,
+                        (const char *)buf + off * msz);
+        if (s != NC_NOERR && s != NC_ERANGE)
+            return s;
+        if (s == NC_ERANGE)
+            status = s;
+        int d = rows ? last - 1 : last;
+        for (; d >= 0 && ++idx[d] == count[d]; d--)
+            idx[d] = 0;
+        if (d < 0)
+            return status;
+    }
+}
+
 /* kind: VARA, VARS or VARM, the call the program made. */
 enum { VARA, VARS, VARM };
 
@@ -105,6 +161,8 @@ static int v3_varm(int put, int kind, int ncid, int varid,
             imap = natural;
         }
     }
+    if (put && kind == VARM && imap != NULL && ndims > 0 && bitgroom(ncid, varid))
+        return varm_pieces(ncid, varid, ndims, start, count, stride, imap, memtype, buf);
     return put ? ncs_put(ncid, varid, start, count, stride, imap, memtype, buf)
                : ncs_get(ncid, varid, start, count, stride, imap, memtype, buf);
 }

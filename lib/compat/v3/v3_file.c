@@ -236,7 +236,6 @@ int nc_abort(int ncid)
     int status = v3i_mem_path(ncid) != NULL ? v3i_mem_close(ncid, NULL) : ncs_abort(ncid);
     if (status != NC_EBADID) {
         v3i_mode_drop(ncid);
-        v3i_endian_drop(ncid);
     }
     return status;
 }
@@ -246,7 +245,6 @@ int nc_close(int ncid)
     int status = v3i_mem_close(ncid, NULL);
     if (status != NC_EBADID) {
         v3i_mode_drop(ncid);
-        v3i_endian_drop(ncid);
     }
     return status;
 }

@@ -338,7 +338,6 @@ int nc_close_memio(int ncid, NC_memio *memio)
     int status = v3i_mem_close(ncid, memio);
     if (status != NC_EBADID) {
         v3i_mode_drop(ncid);
-        v3i_endian_drop(ncid);
     }
     return status;
 }

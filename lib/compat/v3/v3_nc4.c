@@ -43,6 +43,16 @@ static int enhanced_inq(int ncid)
     return nc4 ? NC_EBADTYPE : NC_ENOTNC4;
 }
 
+/* netCDF-4 only: a status for a classic file or a bad id, else 0 (the
+ * native call checks the rest, a read-only file before the varid). */
+static int nc4_file(int ncid)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    return nc4 ? NC_NOERR : NC_ENOTNC4;
+}
+
 /* netCDF-4 only: a status for a classic file or a bad id/varid, else 0. */
 static int nc4_var(int ncid, int varid)
 {
@@ -101,68 +111,23 @@ static int storage_settable(int ncid, int varid)
 }
 
 /* ---- byte order ------------------------------------------------------------
- * ncslab writes netCDF-4 data in the machine's order, little endian on the
- * machines it is built for; a big-endian request is not served
- * (doc/v3.md).  As netCDF-C, the call stores what it is given and the
- * inquiry returns it; a variable never set reports little endian. */
-typedef struct { int ncid, varid, endian; } v3_endian;
-static v3_endian *endians;
-static size_t nendians;
-static pthread_mutex_t endian_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void v3i_endian_drop(int ncid)
-{
-    pthread_mutex_lock(&endian_lock);
-    for (size_t i = 0; i < nendians;)
-        if (endians[i].ncid == ncid)
-            endians[i] = endians[--nendians];
-        else
-            i++;
-    pthread_mutex_unlock(&endian_lock);
-}
-
+ * The native calls: the order is the dataset's in the file, the inquiry
+ * what was set or what the file has.  Every variable is laid out once
+ * define mode ends, so netCDF-C's answer there is NC_ELATEDEF. */
 int nc_def_var_endian(int ncid, int varid, int endian)
 {
-    int status = nc4_var(ncid, varid);
+    int status = nc4_file(ncid);
     if (status == NC_NOERR)
-        status = storage_settable(ncid, varid);
-    if (status == NC_ENOTINDEFINE) /* every variable is laid out by then */
-        status = NC_ELATEDEF;
-    if (status != NC_NOERR)
-        return status;
-    if (endian == NC_ENDIAN_BIG)
-        return NC_ENOTBUILT;
-    pthread_mutex_lock(&endian_lock);
-    size_t i = 0;
-    while (i < nendians && (endians[i].ncid != ncid || endians[i].varid != varid))
-        i++;
-    if (i == nendians) {
-        v3_endian *e = realloc(endians, (nendians + 1) * sizeof *e);
-        if (e == NULL) {
-            pthread_mutex_unlock(&endian_lock);
-            return NC_ENOMEM;
-        }
-        endians = e;
-        nendians++;
-    }
-    endians[i] = (v3_endian){ ncid, varid, endian };
-    pthread_mutex_unlock(&endian_lock);
-    return NC_NOERR;
+        status = ncs_def_var_endian(ncid, varid, endian);
+    return status == NC_ENOTINDEFINE ? NC_ELATEDEF : status;
 }
 
 int nc_inq_var_endian(int ncid, int varid, int *endianp)
 {
-    int status = nc4_var(ncid, varid), endian = NC_ENDIAN_LITTLE;
-    if (status != NC_NOERR)
-        return status;
-    pthread_mutex_lock(&endian_lock);
-    for (size_t i = 0; i < nendians; i++)
-        if (endians[i].ncid == ncid && endians[i].varid == varid)
-            endian = endians[i].endian;
-    pthread_mutex_unlock(&endian_lock);
-    if (endianp != NULL)
-        *endianp = endian;
-    return NC_NOERR;
+    int status = nc4_var(ncid, varid);
+    if (status == NC_NOERR)
+        status = ncs_inq_var_endian(ncid, varid, endianp);
+    return status;
 }
 
 /* HDF5's filter ids, as netCDF-C numbers them. */
@@ -276,28 +241,22 @@ int nc_inq_var_szip(int ncid, int varid, int *options_maskp,
     return NC_NOERR;
 }
 
-/* Quantization is not yet served (doc/v3.md). */
+/* Quantization: netCDF-4 only (NC_ENOTNC4 in classic files, before any
+ * other check, as netCDF-C's classic dispatch answers). */
 int nc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd)
 {
-    int status = nc4_var(ncid, varid);
-    (void)nsd;
-    if (status != NC_NOERR)
-        return status;
-    if (quantize_mode < NC_NOQUANTIZE || quantize_mode > NC_QUANTIZE_BITROUND)
-        return NC_EINVAL;
-    return quantize_mode == NC_NOQUANTIZE ? NC_NOERR : NC_ENOTBUILT;
+    int status = nc4_file(ncid);
+    if (status == NC_NOERR)
+        status = ncs_def_var_quantize(ncid, varid, quantize_mode, nsd);
+    return status == NC_ENOTINDEFINE ? NC_ELATEDEF : status;
 }
 
 int nc_inq_var_quantize(int ncid, int varid, int *quantize_modep, int *nsdp)
 {
     int status = nc4_var(ncid, varid);
-    if (status != NC_NOERR)
-        return status;
-    if (quantize_modep != NULL)
-        *quantize_modep = NC_NOQUANTIZE;
-    if (nsdp != NULL)
-        *nsdp = 0;
-    return NC_NOERR;
+    if (status == NC_NOERR)
+        status = ncs_inq_var_quantize(ncid, varid, quantize_modep, nsdp);
+    return status;
 }
 
 /* ---- chunk caches ------------------------------------------------------------

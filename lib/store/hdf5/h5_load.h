@@ -110,6 +110,7 @@
     X(H5Tget_sign) \
     X(H5Tget_size) \
     X(H5Tis_variable_str) \
+    X(H5Tset_order) \
     X(H5Tset_cset) \
     X(H5Tset_size) \
     X(H5Tset_strpad)
@@ -238,6 +239,7 @@ int ncsi_nc4_init(void);
 #define H5Tget_order NCSI_H5_USE(H5Tget_order)
 #define H5Tget_sign NCSI_H5_USE(H5Tget_sign)
 #define H5Tget_size NCSI_H5_USE(H5Tget_size)
+#define H5Tset_order NCSI_H5_USE(H5Tset_order)
 #define H5Tis_variable_str NCSI_H5_USE(H5Tis_variable_str)
 #define H5Tset_cset NCSI_H5_USE(H5Tset_cset)
 #define H5Tset_size NCSI_H5_USE(H5Tset_size)

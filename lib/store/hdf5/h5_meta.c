@@ -11,6 +11,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *ncsi_nc4_quantize_name(int mode)
+{
+    switch (mode) {
+    case NCS_QUANTIZE_BITGROOM:   return "_QuantizeBitGroomNumberOfSignificantDigits";
+    case NCS_QUANTIZE_GRANULARBR: return "_QuantizeGranularBitRoundNumberOfSignificantDigits";
+    case NCS_QUANTIZE_BITROUND:   return "_QuantizeBitRoundNumberOfSignificantBits";
+    default:                      return NULL;
+    }
+}
+
+int ncsi_nc4_quantize_att(ncs_attlist *list, int mode, int nsd)
+{
+    ncs_att a;
+    uint32_t be = ncsi_be32((uint32_t)nsd);
+    int status = ncsi_att_new(&a, ncsi_nc4_quantize_name(mode), NCS_INT, 1);
+    if (status != NCS_NOERR)
+        return status;
+    memcpy(a.xval, &be, sizeof be);
+    status = ncsi_attlist_put(list, &a);
+    if (status != NCS_NOERR)
+        ncsi_att_free(&a);
+    return status;
+}
+
+void ncsi_nc4_quantize_of(const ncs_attlist *list, int *modep, int *nsdp)
+{
+    *modep = NCS_NOQUANTIZE;
+    *nsdp = 0;
+    for (int mode = NCS_QUANTIZE_BITGROOM; mode <= NCS_QUANTIZE_BITROUND; mode++) {
+        int i = ncsi_find_att(list, ncsi_nc4_quantize_name(mode));
+        const ncs_att *a = i >= 0 ? &list->a[i] : NULL;
+        uint32_t be;
+        if (a == NULL || a->type != NCS_INT || a->nelems < 1)
+            continue;
+        memcpy(&be, a->xval, sizeof be);
+        *modep = mode;
+        *nsdp = (int)ncsi_be32(be);
+        return;
+    }
+}
+
 /* Attributes that carry netCDF-4, dimension-scale or xarray/NCZarr
  * bookkeeping, which netCDF-C 4.9 does not show as netCDF attributes (on
  * any object).  The _Quantize* attributes are not among them: netCDF-C

@@ -647,6 +647,14 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         status = read_storage(cv, &v->nofill);
         if (status != NCS_NOERR)
             goto done;
+        /* the file's byte order, and the quantization its attribute
+         * records, which later writes apply again */
+        cv->st.endian = !swap ? NCSI_HOST_ENDIAN
+                        : NCSI_HOST_ENDIAN == NCS_ENDIAN_BIG ? NCS_ENDIAN_LITTLE : NCS_ENDIAN_BIG;
+        if (v->type == NCS_FLOAT || v->type == NCS_DOUBLE)
+            ncsi_nc4_quantize_of(&v->atts, &cv->st.quantize, &cv->st.nsd);
+        v->quantize = cv->st.quantize;
+        v->nsd = cv->st.nsd;
     }
     /* the dimension-only scales stay open, for later attachments */
     for (int i = 0; i < w.n; i++) {

@@ -366,7 +366,7 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     hsize_t dims[NCS_MAX_VAR_DIMS], maxdims[NCS_MAX_VAR_DIMS], chunks[NCS_MAX_VAR_DIMS];
     hid_t space = -1, dcpl = -1, dapl = -1, ds = -1, ftype = -1;
     char h5name[H5NAME_MAX];
-    int status = NCS_NOERR;
+    int status = NCS_NOERR, other;
 
     for (int d = 0; d < v->ndims; d++) {
         dims[d] = v->shape[d];
@@ -379,9 +379,18 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
     dapl = H5Pcreate(H5P_DATASET_ACCESS);
     ftype = v->type == NCS_CHAR ? ncsi_h5_text_type(1) : H5Tcopy(ncsi_nc4_h5type(v->type));
+    /* the order asked for, where it is not the machine's: chunks are
+     * swapped on their way to and from the file (the fill value is given
+     * in the machine's order) */
+    other = v->type != NCS_CHAR && ncsi_type_size(v->type) > 1 &&
+            (cv->st.endian == NCS_ENDIAN_LITTLE || cv->st.endian == NCS_ENDIAN_BIG) &&
+            cv->st.endian != NCSI_HOST_ENDIAN;
     if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
         H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
-        H5Pset_fill_value(dcpl, ftype, cv->ck.fill) < 0 ||
+        H5Pset_fill_value(dcpl, v->type == NCS_CHAR ? ftype : ncsi_nc4_h5type(v->type),
+                          cv->ck.fill) < 0 ||
+        (other && H5Tset_order(ftype, cv->st.endian == NCS_ENDIAN_BIG ? H5T_ORDER_BE
+                                                                      : H5T_ORDER_LE) < 0) ||
         /* a variable not to be filled: HDF5 never writes fill values
          * (else it would over all of a contiguous dataset at its first
          * write, gigabytes perhaps), as netCDF-C marks its no_fill ones */
@@ -426,6 +435,7 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
         goto done;
     }
     cv->dset = ds;
+    cv->ck.swap = other;
     free(cv->h5name);
     cv->h5name = ncsi_strdup(h5_name(m, varid, h5name));
     cv->extent0 = v->ndims > 0 ? dims[0] : 1;

@@ -521,9 +521,16 @@ static int ch_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
     (void)v_minfree;
     (void)r_align;
     cs->nofill = (f->flags & NCSI_F_NOFILL) != 0;
-    for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++)
-        if (cs->vars[i]->dset < 0)
-            status = ncsi_cvar_setup(cs->vars[i], &f->model);
+    for (int i = 0; i < f->model.nvars && status == NCS_NOERR; i++) {
+        if (cs->vars[i]->dset >= 0)
+            continue;
+        status = ncsi_cvar_setup(cs->vars[i], &f->model);
+        /* netCDF-C records a quantization as an attribute of the variable
+         * when it creates the dataset, after those defined before */
+        if (status == NCS_NOERR && cs->vars[i]->st.quantize != NCS_NOQUANTIZE)
+            status = ncsi_nc4_quantize_att(&f->model.vars[i].atts, cs->vars[i]->st.quantize,
+                                           cs->vars[i]->st.nsd);
+    }
     if (status == NCS_NOERR)
         status = ncsi_nc4_write(cs, &f->model);
     if (status == NCS_NOERR)
@@ -626,7 +633,10 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
     }
     cv = cs->vars[varid];
     cv->st = (cvar_settings){ next.contiguous, next.compact, next.chunks_set, next.shuffle,
-                              next.deflate_level, next.zstd_level, next.fletcher32 };
+                              next.deflate_level, next.zstd_level, next.fletcher32,
+                              next.endian, next.quantize, next.nsd };
+    f->model.vars[varid].quantize = next.quantize;
+    f->model.vars[varid].nsd = next.nsd;
     memcpy(cv->stchunks, next.chunks, (size_t)cv->ck.ndims * sizeof *cv->stchunks);
     return NCS_NOERR;
 }
@@ -646,6 +656,9 @@ static int ch_inq_storage(ncs_file *f, int varid, ncs_storage *st)
     st->deflate_level = cv->st.deflate_level;
     st->zstd_level = cv->st.zstd_level;
     st->fletcher32 = cv->st.fletcher32;
+    st->endian = cv->st.endian;
+    st->quantize = cv->st.quantize;
+    st->nsd = cv->st.nsd;
     memcpy(st->chunks, cv->stchunks, (size_t)cv->ck.ndims * sizeof *cv->stchunks);
     memset(st->chunks + cv->ck.ndims, 0,
            (size_t)(NCS_MAX_VAR_DIMS - cv->ck.ndims) * sizeof *st->chunks);

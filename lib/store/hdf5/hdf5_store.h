@@ -53,6 +53,8 @@ typedef struct cvar_settings {
     int deflate_level;
     int zstd_level;
     int fletcher32;
+    int endian;
+    int quantize, nsd;
 } cvar_settings;
 
 /* The arrays of a cvar hold ndims elements each and live in the same
@@ -127,6 +129,21 @@ int  ncsi_h5_reserved_att(const char *name);
 /* The int attribute name of obj, of 1 to max elements, into vals (*n of
  * them): NCS_ENOTATT when absent, NCS_ENOTNC when not such an attribute. */
 int  ncsi_h5_read_int_att(hid_t obj, const char *name, int max, int *vals, int *n);
+/* The machine's byte order as an NCS_ENDIAN_* setting. */
+#ifdef WORDS_BIGENDIAN
+#define NCSI_HOST_ENDIAN NCS_ENDIAN_BIG
+#else
+#define NCSI_HOST_ENDIAN NCS_ENDIAN_LITTLE
+#endif
+/* The attribute netCDF-C names a quantization mode after (NULL for none). */
+const char *ncsi_nc4_quantize_name(int mode);
+/* Sets that attribute, one int nsd, in list (replaced in place or
+ * appended, as netCDF-C puts it).  Errors: NCS_ENOMEM. */
+int  ncsi_nc4_quantize_att(ncs_attlist *list, int mode, int nsd);
+/* The quantization an opened variable's attributes record: *modep
+ * NCS_NOQUANTIZE when none, as netCDF-C reads it (the first of the
+ * BitGroom, GranularBR and BitRound names present, its first value). */
+void ncsi_nc4_quantize_of(const ncs_attlist *list, int *modep, int *nsdp);
 
 /* ---- h5_meta_read.c ------------------------------------------------------- */
 /* Reads the model and the per-variable storage of an open file. */
