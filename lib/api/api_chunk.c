@@ -28,13 +28,20 @@ static int storage_target(int ncid, int varid, int define, ncs_file **fp)
     return NCS_NOERR;
 }
 
+/* The target of a storage call and the variable's present settings. */
+static int storage_of(int ncid, int varid, int define, ncs_file **fp, ncs_storage *st)
+{
+    int status = storage_target(ncid, varid, define, fp);
+    if (status == NCS_NOERR)
+        status = ncsi_store_inq_storage(*fp, varid, st);
+    return status;
+}
+
 /* Read-modify-write of one variable's settings. */
 #define UPDATE_STORAGE(ncid, varid, st, change)              \
     do {                                                     \
         ncs_file *f_;                                        \
-        int s_ = storage_target((ncid), (varid), 1, &f_);    \
-        if (s_ == NCS_NOERR)                                 \
-            s_ = ncsi_store_inq_storage(f_, (varid), &(st)); \
+        int s_ = storage_of((ncid), (varid), 1, &f_, &(st)); \
         if (s_ != NCS_NOERR)                                 \
             return s_;                                       \
         change;                                              \
@@ -86,9 +93,7 @@ int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes)
 {
     ncs_file *f = NULL;
     ncs_storage st;
-    int status = storage_target(ncid, varid, 0, &f);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(f, varid, &st);
+    int status = storage_of(ncid, varid, 0, &f, &st);
     if (status != NCS_NOERR)
         return status;
     if (storagep != NULL)
@@ -103,9 +108,7 @@ int ncs_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *
 {
     ncs_file *f = NULL;
     ncs_storage st;
-    int status = storage_target(ncid, varid, 0, &f);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(f, varid, &st);
+    int status = storage_of(ncid, varid, 0, &f, &st);
     if (status != NCS_NOERR)
         return status;
     if (shufflep != NULL)
@@ -121,9 +124,7 @@ int ncs_inq_var_zstd(int ncid, int varid, int *levelp)
 {
     ncs_file *f = NULL;
     ncs_storage st;
-    int status = storage_target(ncid, varid, 0, &f);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(f, varid, &st);
+    int status = storage_of(ncid, varid, 0, &f, &st);
     if (status == NCS_NOERR && levelp != NULL)
         *levelp = st.zstd_level;
     return status;
@@ -133,9 +134,7 @@ int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p)
 {
     ncs_file *f = NULL;
     ncs_storage st;
-    int status = storage_target(ncid, varid, 0, &f);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(f, varid, &st);
+    int status = storage_of(ncid, varid, 0, &f, &st);
     if (status == NCS_NOERR && fletcher32p != NULL)
         *fletcher32p = st.fletcher32;
     return status;
@@ -202,9 +201,7 @@ int ncs_get_decode_threads(int *np)
  * first, as netCDF-C checks lateness before the values. */
 static int settable(int ncid, int varid, ncs_file **fp, ncs_storage *st)
 {
-    int status = storage_target(ncid, varid, 1, fp);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(*fp, varid, st);
+    int status = storage_of(ncid, varid, 1, fp, st);
     if (status == NCS_NOERR)
         status = ncsi_store_def_storage(*fp, varid, st);
     return status;
@@ -227,9 +224,7 @@ int ncs_inq_var_endian(int ncid, int varid, int *endianp)
 {
     ncs_file *f = NULL;
     ncs_storage st;
-    int status = storage_target(ncid, varid, 0, &f);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(f, varid, &st);
+    int status = storage_of(ncid, varid, 0, &f, &st);
     if (status != NCS_NOERR)
         return status;
     if (endianp != NULL)
@@ -267,9 +262,7 @@ int ncs_inq_var_quantize(int ncid, int varid, int *modep, int *nsdp)
 {
     ncs_file *f = NULL;
     ncs_storage st;
-    int status = storage_target(ncid, varid, 0, &f);
-    if (status == NCS_NOERR)
-        status = ncsi_store_inq_storage(f, varid, &st);
+    int status = storage_of(ncid, varid, 0, &f, &st);
     if (status != NCS_NOERR)
         return status;
     if (modep != NULL)

@@ -56,12 +56,8 @@ static int nc4_file(int ncid)
 /* netCDF-4 only: a status for a classic file or a bad id/varid, else 0. */
 static int nc4_var(int ncid, int varid)
 {
-    int ndims, nc4 = v3i_is_nc4(ncid);
-    if (nc4 < 0)
-        return nc4;
-    if (!nc4)
-        return NC_ENOTNC4;
-    return ncs_inq_varndims(ncid, varid, &ndims);
+    int ndims, status = nc4_file(ncid);
+    return status != NC_NOERR ? status : ncs_inq_varndims(ncid, varid, &ndims);
 }
 
 /* ---- storage and filters --------------------------------------------------- */
