@@ -29,7 +29,7 @@ allowed() {
     chunk)    echo "common.h engine.h chunk.h" ;;
     hdf5)     echo "common.h model.h engine.h io.h store.h chunk.h hdf5_store.h hdf5.h" ;;
     api)      echo "common.h model.h engine.h io.h store.h chunk.h api.h" ;;
-    compat|programs) echo "" ;;
+    compat|v3|dropinv3|dropin|programs) echo "" ;;
     esac
 }
 headers="common.h model.h engine.h io.h store.h classic.h journal.h chunk.h hdf5_store.h api.h"
@@ -40,7 +40,7 @@ echo '#include <hdf5.h>' > "$tmp/h.c"
 hdf5_default=no
 $CC -fsyntax-only -c "$tmp/h.c" -o /dev/null 2>/dev/null && hdf5_default=yes
 
-for folder in common model engine io store classic chunk hdf5 api compat programs; do
+for folder in common model engine io store classic chunk hdf5 api compat v3 dropinv3 dropin programs; do
     f=$(echo "$flags" | sed -n "s/^$folder //p")
     ok=$(allowed $folder)
     for h in $headers hdf5.h; do

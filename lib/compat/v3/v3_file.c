@@ -166,8 +166,6 @@ int nc_open(const char *path, int mode, int *ncidp)
         return NC_EDAPURL;     /* netCDF-C takes an empty path for a URL */
     if (mode & (NC_UDF0 | NC_UDF1))
         return NC_ENOTBUILT;
-    if (ncidp == NULL)
-        return NC_EINVAL;
     if (mode & MEMORY_MODE)
         status = v3i_mem_open(path, mode, &ncid);
     else
@@ -182,21 +180,23 @@ int nc_open(const char *path, int mode, int *ncidp)
             mode = (mode & ~NC_NETCDF4) | fl;
         v3i_mode_set(ncid, mode);
     }
-    *ncidp = ncid;
+    /* Without ncidp netCDF-C opens the file all the same and keeps it open,
+     * out of reach: so does ncslab, so that later ids are netCDF-C's. */
+    if (ncidp != NULL)
+        *ncidp = ncid;
     return NC_NOERR;
 }
 
 int nc__open(const char *path, int mode, size_t *chunksizehintp, int *ncidp)
 {
     int ncid, status;
-    if (ncidp == NULL)
-        return NC_EINVAL;
     status = nc_open(path, mode, &ncid);
     if (status != NC_NOERR)
         return status;
     if (v3i_is_nc4(ncid) == 0)
         size_hint(path, chunksizehintp);
-    *ncidp = ncid;
+    if (ncidp != NULL)
+        *ncidp = ncid;
     return NC_NOERR;
 }
 

@@ -17,6 +17,7 @@
 #include "v3.h"
 #include "ncslab/netcdf_filter.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,42 @@ int nc_get_var_chunk_cache(int ncid, int varid, size_t *sizep, size_t *nelemsp,
     return nc_get_chunk_cache(sizep, nelemsp, preemptionp);
 }
 
+/* The length of the UTF-8 sequence at s, or 0 if it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] >= 0xf8)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Whether name may name a group, as netCDF-C checks a name it looks up:
+ * NC_EBADNAME (empty, a '/', a first character other than a letter, a
+ * digit, '_' or a UTF-8 one, a control character, trailing white space,
+ * bad UTF-8), NC_EMAXNAME (longer than NC_MAX_NAME), or NC_NOERR. */
+static int group_name(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    if (*p == '\0' || strchr(name, '/') != NULL)
+        return NC_EBADNAME;
+    if (*p < 0x80 && !(isalnum(*p) || *p == '_'))
+        return NC_EBADNAME;
+    while (*p != '\0') {
+        int n = *p < 0x80 ? 1 : utf8_len(p);
+        if (n == 0 || (n == 1 && (*p < ' ' || *p == 0x7f)))
+            return NC_EBADNAME;
+        p += n;
+        if (p - (const unsigned char *)name > NC_MAX_NAME)
+            return NC_EMAXNAME;
+    }
+    if (p[-1] < 0x80 && isspace(p[-1]))
+        return NC_EBADNAME;
+    return NC_NOERR;
+}
+
 /* ---- groups: the root one only ----------------------------------------------- */
 
 int nc_inq_ncid(int ncid, const char *name, int *grp_ncid)
@@ -317,7 +354,13 @@ int nc_inq_ncid(int ncid, const char *name, int *grp_ncid)
             *grp_ncid = ncid;
         return NC_NOERR;
     }
-    return name == NULL ? NC_EINVAL : NC_ENOGRP;
+    if (name == NULL) {  /* netCDF-C's short cut: the root group */
+        if (grp_ncid != NULL)
+            *grp_ncid = ncid;
+        return NC_NOERR;
+    }
+    int status = group_name(name);
+    return status != NC_NOERR ? status : NC_ENOGRP;
 }
 
 int nc_inq_grp_ncid(int ncid, const char *grp_name, int *grp_ncid)
