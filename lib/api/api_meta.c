@@ -515,12 +515,89 @@ static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t 
     return conv;
 }
 
+/* netCDF-C answers four global attribute names of a netCDF-4 file that no
+ * attribute list holds (none is counted in natts): _NCProperties, the
+ * text the file carries; _SuperblockVersion, its HDF5 superblock version;
+ * _IsNetcdf4, its guess whether netCDF-4 wrote the file; and _Codecs,
+ * which it answers with success and nothing (the store's provenance
+ * slot).  Unlike netCDF-C, which ignores the memory type asked for (it
+ * stores an int for the numbers and copies the text, with a NUL past its
+ * length, into whatever buffer it is given), the numbers are converted to
+ * the type asked for and the text is given only as text, without the
+ * NUL (doc/v3.md). */
+enum { V_NONE, V_PROPS, V_SUPERBLOCK, V_ISNC4, V_CODECS };
+
+typedef struct virtual_att {
+    int kind;
+    char *props;            /* V_PROPS: the text (NULL: the file has none) */
+    unsigned char xval[4];  /* V_SUPERBLOCK, V_ISNC4: the number, as an NCS_INT */
+} virtual_att;
+
+/* Which virtual attribute name is in f at varid, after the checks of
+ * find_att but the lookup (V_NONE: none; a status < 0 on failure). */
+static int find_virtual(int ncid, int varid, const char *name, ncs_file **fp,
+                        virtual_att *v)
+{
+    static const char *const names[] = { "_NCProperties", "_SuperblockVersion",
+                                         "_IsNetcdf4", "_Codecs" };
+    ncs_attlist *l;
+    int idx, status = find_att(ncid, varid, name, fp, &l, &idx);
+    int superblock = 0, isnc4 = 0, number;
+
+    memset(v, 0, sizeof *v);
+    if (status != NCS_ENOTATT || (*fp)->version != 4 || varid != NCS_GLOBAL)
+        return status;
+    for (int i = 0; i < 4; i++)
+        if (strcmp(name, names[i]) == 0)
+            v->kind = V_PROPS + i;
+    if (v->kind == V_NONE || v->kind == V_CODECS)
+        return v->kind;
+    status = ncsi_store_provenance(*fp, &v->props, &superblock, &isnc4);
+    if (status != NCS_NOERR)
+        return status;
+    if (v->kind == V_PROPS && v->props == NULL)
+        return NCS_ERR(NCS_ENOTATT);
+    number = v->kind == V_SUPERBLOCK ? superblock : isnc4;
+    ncsi_encode(NCS_INT, v->xval, 1, NCS_INT, &number, 1, (*fp)->version);
+    return v->kind;
+}
+
+static int get_att_virtual(const ncs_file *f, virtual_att *v, int memtype, void *ip)
+{
+    int status = NCS_NOERR;
+    if (v->kind == V_PROPS) {
+        if (memtype != NCS_NAT && memtype != NCS_CHAR)
+            status = NCS_ERR(NCS_ECHAR);
+        else if (ip == NULL)
+            status = NCS_ERR(NCS_EINVAL);
+        else
+            memcpy(ip, v->props, strlen(v->props));
+    } else if (v->kind != V_CODECS) {
+        if (memtype == NCS_NAT)
+            memtype = NCS_INT;
+        if (ncsi_type_size(memtype) == 0)
+            status = NCS_ERR(NCS_EBADTYPE);
+        else if (memtype == NCS_CHAR)
+            status = NCS_ERR(NCS_ECHAR);
+        else if (ip == NULL)
+            status = NCS_ERR(NCS_EINVAL);
+        else
+            status = ncsi_decode(NCS_INT, v->xval, 1, memtype, ip, 1, f->version);
+    }
+    free(v->props);
+    return status;
+}
+
 static int get_att_nfc(int ncid, int varid, const char *name, int memtype, void *ip)
 {
     ncs_file *f;
     ncs_attlist *l;
     const ncs_att *a;
-    int idx, status = find_att(ncid, varid, name, &f, &l, &idx);
+    virtual_att v;
+    int idx, status = find_virtual(ncid, varid, name, &f, &v);
+    if (status > 0)
+        return get_att_virtual(f, &v, memtype, ip);
+    status = find_att(ncid, varid, name, &f, &l, &idx);
     if (status != NCS_NOERR)
         return status;
     a = &l->a[idx];
@@ -541,7 +618,17 @@ static int inq_att_nfc(int ncid, int varid, const char *name, int *xtypep, size_
 {
     ncs_file *f;
     ncs_attlist *l;
-    int idx, status = find_att(ncid, varid, name, &f, &l, &idx);
+    virtual_att v;
+    int idx, status = find_virtual(ncid, varid, name, &f, &v);
+    if (status > 0) {
+        if (v.kind != V_CODECS && xtypep != NULL)
+            *xtypep = v.kind == V_PROPS ? NCS_CHAR : NCS_INT;
+        if (v.kind != V_CODECS && lenp != NULL)
+            *lenp = v.kind == V_PROPS ? strlen(v.props) : 1;
+        free(v.props);
+        return NCS_NOERR;
+    }
+    status = find_att(ncid, varid, name, &f, &l, &idx);
     if (status != NCS_NOERR)
         return status;
     if (xtypep != NULL)
@@ -555,7 +642,13 @@ static int inq_attid_nfc(int ncid, int varid, const char *name, int *attnump)
 {
     ncs_file *f;
     ncs_attlist *l;
-    int idx, status = find_att(ncid, varid, name, &f, &l, &idx);
+    virtual_att v;
+    int idx, status = find_virtual(ncid, varid, name, &f, &v);
+    if (status > 0) {       /* no number: it is in no list */
+        free(v.props);
+        return attnump != NULL ? NCS_ERR(NCSI_EATTMETA) : NCS_NOERR;
+    }
+    status = find_att(ncid, varid, name, &f, &l, &idx);
     if (status == NCS_NOERR && attnump != NULL)
         *attnump = idx;
     return status;

@@ -19,6 +19,11 @@
 #include <stdint.h>
 #include <stddef.h>
 
+/* netCDF-C's code for asking the number of an attribute that has none
+ * (a virtual one of netCDF-4, api_meta.c); the public header does not
+ * name it, since only the v3 layer passes it on. */
+#define NCSI_EATTMETA (-107)
+
 /* ---- errors -------------------------------------------------------------
  * NCS_ERR(code) makes an internal error.  In debug builds it records where
  * the error was first made (retrievable with ncsi_last_error_site), which

@@ -119,6 +119,13 @@ typedef struct ncs_store_methods {
     /* Storage settings of a variable; NULL in back ends without choices. */
     int (*def_storage)(ncs_file *f, int varid, const ncs_storage *st);
     int (*inq_storage)(ncs_file *f, int varid, ncs_storage *st);
+    /* Optional: what netCDF-C answers for three global attributes of a
+     * netCDF-4 file that no attribute list holds: the file's _NCProperties
+     * text (*props, which the caller frees; NULL when the file has none),
+     * its HDF5 superblock version, and netCDF-C's guess whether netCDF-4
+     * wrote it (_IsNetcdf4).  Absent: the file has none of them
+     * (NCS_ENOTATT). */
+    int (*provenance)(ncs_file *f, char **props, int *superblock, int *isnetcdf4);
     int (*close)(ncs_file *f, int abort);
 } ncs_store_methods;
 
@@ -322,6 +329,13 @@ static inline int ncsi_store_inq_storage(ncs_file *f, int varid, ncs_storage *st
     memset(st, 0, sizeof *st);
     st->contiguous = 1;
     return f->store->inq_storage != NULL ? f->store->inq_storage(f, varid, st) : NCS_NOERR;
+}
+static inline int ncsi_store_provenance(ncs_file *f, char **props, int *superblock,
+                                        int *isnetcdf4)
+{
+    *props = NULL;
+    return f->store->provenance != NULL ? f->store->provenance(f, props, superblock, isnetcdf4)
+                                        : NCS_ERR(NCS_ENOTATT);
 }
 static inline int ncsi_store_close(ncs_file *f, int abort)
 { ncsi_memo_clear(&f->memo); return f->store->close(f, abort); }

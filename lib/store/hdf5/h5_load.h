@@ -64,6 +64,7 @@
     X(H5Fclose) \
     X(H5Fcreate) \
     X(H5Fflush) \
+    X(H5Fget_info2) \
     X(H5Fget_vfd_handle) \
     X(H5Fopen) \
     X(H5Ldelete) \
@@ -194,6 +195,7 @@ int ncsi_nc4_init(void);
 #define H5Fclose NCSI_H5_USE(H5Fclose)
 #define H5Fcreate NCSI_H5_USE(H5Fcreate)
 #define H5Fflush NCSI_H5_USE(H5Fflush)
+#define H5Fget_info2 NCSI_H5_USE(H5Fget_info2)
 #define H5Fget_vfd_handle NCSI_H5_USE(H5Fget_vfd_handle)
 #define H5Fopen NCSI_H5_USE(H5Fopen)
 #define H5Ldelete NCSI_H5_USE(H5Ldelete)

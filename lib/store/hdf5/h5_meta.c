@@ -61,7 +61,7 @@ int ncsi_h5_reserved_att(const char *name)
     static const char *const names[] = {
         "CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "_Netcdf4Coordinates",
         "_Netcdf4Dimid", "_nc3_strict", "_NCProperties", "_SuperblockVersion",
-        "_IsNetcdf4", "_Format", "_ARRAY_DIMENSIONS", "_Codecs",
+        "_IsNetcdf4", "_Format", "_ARRAY_DIMENSIONS", "_Codecs", "_NCZARR_ATTR",
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
@@ -167,11 +167,12 @@ static hid_t file_access_plist(void)
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0)
         return -1;
-    /* readable by HDF5 1.8, as netCDF-C writes its files; the weak close
-     * degree is netCDF-C's too.  HDF5 shares one open file between ncslab's
+    /* the file format of HDF5 1.8, as netCDF-C 4.9 writes with HDF5 1.10.2
+     * or later (its low bound; superblock version 2): readable by HDF5
+     * 1.8; the weak close degree is netCDF-C's too.  HDF5 shares one open file between ncslab's
      * handles of it (the driver compares files); netCDF-C's handles, with
      * HDF5's default driver, have their own */
-    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0 ||
+    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_WEAK) < 0 ||
         /* through the journal, so that a crash leaves a committed state */
         ncsi_h5j_driver() < 0 || H5Pset_driver(fapl, ncsi_h5j_driver(), NULL) < 0 ||

@@ -674,3 +674,85 @@ done:
     free(w.list);
     return status;
 }
+
+/* ---- what netCDF-C tells of the file's origin --------------------------------- */
+
+/* Counts the attributes of a dataset that are netCDF-4's or a dimension
+ * scale's bookkeeping. */
+static herr_t count_marks_cb(hid_t obj, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)obj;
+    (void)info;
+    if (ncsi_h5_reserved_att(name))
+        ++*(int *)data;
+    return 0;
+}
+
+/* For each dataset of the root group: its marks, and one for a dataset
+ * named phony_dim (netCDF-C's own walk; the classic model has no other
+ * groups). */
+static herr_t count_ds_marks_cb(hid_t group, const char *name, const H5L_info_t *info,
+                                void *data)
+{
+    H5O_info_t oi;
+    hsize_t idx = 0;
+    (void)info;
+    if (H5Oget_info_by_name2(group, name, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0 ||
+        oi.type != H5O_TYPE_DATASET)
+        return 0;
+    if (strcmp(name, "phony_dim") == 0)
+        ++*(int *)data;
+    hid_t ds = H5Dopen2(group, name, H5P_DEFAULT);
+    if (ds < 0)
+        return 0;
+    H5Aiterate2(ds, H5_INDEX_NAME, H5_ITER_INC, &idx, count_marks_cb, data);
+    H5Dclose(ds);
+    return 0;
+}
+
+int ncsi_nc4_provenance(chunked *cs, char **props, int *superblock, int *isnetcdf4)
+{
+    H5F_info2_t fi;
+    int marks = 0;
+    hsize_t idx = 0;
+
+    *props = NULL;
+    if (H5Fget_info2(cs->fid, &fi) < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    *superblock = (int)fi.super.version;
+    /* netCDF-C's test: a classic-model mark answers 0 (sic), otherwise at
+     * least two bookkeeping attributes on datasets answer 1 */
+    if (H5Aexists(cs->fid, "_nc3_strict") > 0) {
+        *isnetcdf4 = 0;
+    } else {
+        H5Literate(cs->fid, H5_INDEX_NAME, H5_ITER_INC, &idx, count_ds_marks_cb, &marks);
+        *isnetcdf4 = marks >= 2;
+    }
+    if (H5Aexists(cs->fid, "_NCProperties") <= 0)
+        return NCS_NOERR;
+    hid_t attr = H5Aopen(cs->fid, "_NCProperties", H5P_DEFAULT), t = -1, mt = -1;
+    int status = NCS_NOERR;
+    if (attr < 0 || (t = H5Aget_type(attr)) < 0 || H5Tget_class(t) != H5T_STRING ||
+        H5Tis_variable_str(t) > 0) {
+        status = attr < 0 || t < 0 ? NCS_ERR(NCS_EHDFERR) : NCS_NOERR;  /* not text: none */
+    } else {
+        size_t size = H5Tget_size(t);
+        char *text = ncsi_malloc(size + 1);
+        if (text == NULL)
+            status = NCS_ERR(NCS_ENOMEM);
+        else if ((mt = H5Tcopy(t)) < 0 || H5Aread(attr, mt, text) < 0) {
+            free(text);
+            status = NCS_ERR(NCS_EHDFERR);
+        } else {
+            text[size] = '\0';
+            *props = text;
+        }
+    }
+    if (mt >= 0)
+        H5Tclose(mt);
+    if (t >= 0)
+        H5Tclose(t);
+    if (attr >= 0)
+        H5Aclose(attr);
+    return status;
+}

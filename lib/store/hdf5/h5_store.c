@@ -698,6 +698,11 @@ static int ch_creates(int cmode)
     return (cmode & NCS_NETCDF4) != 0;
 }
 
+static int ch_provenance(ncs_file *f, char **props, int *superblock, int *isnetcdf4)
+{
+    return ncsi_nc4_provenance(CS(f), props, superblock, isnetcdf4);
+}
+
 const ncs_store_methods ncsi_chunked_store = {
     .name = "chunked",
     .probe = ch_probe,
@@ -713,4 +718,5 @@ const ncs_store_methods ncsi_chunked_store = {
     .close = ch_close,
     .def_storage = ch_def_storage,
     .inq_storage = ch_inq_storage,
+    .provenance = ch_provenance,
 };

@@ -148,6 +148,9 @@ void ncsi_nc4_quantize_of(const ncs_attlist *list, int *modep, int *nsdp);
 /* ---- h5_meta_read.c ------------------------------------------------------- */
 /* Reads the model and the per-variable storage of an open file. */
 int  ncsi_nc4_read(chunked *cs, ncs_model *m);
+/* The store's provenance slot (store.h): _NCProperties, the superblock
+ * version, netCDF-C's _IsNetcdf4 guess. */
+int  ncsi_nc4_provenance(chunked *cs, char **props, int *superblock, int *isnetcdf4);
 
 /* ---- h5_meta_write.c ------------------------------------------------------ */
 /* Brings the file's metadata in line with the model: creates missing
