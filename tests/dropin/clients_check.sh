@@ -103,6 +103,11 @@ t0=$(date +%s)
 
 echo "wrapper: $NCSLAB_RUN"
 
+# section NAME: starts a part of the report, saying when.
+section() {
+    echo "== $1 (at $(($(date +%s) - t0)) s)"
+}
+
 skip() {
     echo "SKIP  $*"
     nskip=$((nskip + 1))
@@ -203,7 +208,7 @@ run_side() {
             *) set -- "$@" "$a" ;;
         esac
     done
-    [ $side = wrap ] && set -- "$NCSLAB_RUN" "$@"
+    [ "$side" = wrap ] && set -- "$NCSLAB_RUN" "$@"
     mkdir "$dir" || return
     (cd "$dir" && exec $timeout "$@") >"$dir.out" 2>"$dir.err" </dev/null
     echo $? >"$dir.rc"
@@ -262,7 +267,7 @@ same_file() {
         *)
             if ! cmp "$1" "$2" >"$tmp/cmp" 2>&1; then
                 why "$3 ($kp): not the same bytes: $(cat "$tmp/cmp")"
-                if [ $kp != other ]; then
+                if [ "$kp" != other ]; then
                     ncdump "$1" >"$tmp/a" 2>&1
                     ncdump "$2" >"$tmp/b" 2>&1
                     difftext "$tmp/a" "$tmp/b" "$3 (ncdump)" &&
@@ -331,7 +336,7 @@ compare() {
 }
 
 # ---- ncdump -----------------------------------------------------------------
-echo "== ncdump"
+section "ncdump"
 # netCDF-C 4.9.0's ncdump -s fails on CDF-5 files: it asks for the
 # endianness of each variable of more than one byte, which
 # nc_inq_var_endian refuses for a classic file (NC_ENOTNC4, "Attempting
@@ -368,7 +373,7 @@ compare +fails ncdump "$in/does-not-exist.nc"
 compare +fails ncdump "$here/classic.cdl"
 
 # ---- nccopy -----------------------------------------------------------------
-echo "== nccopy"
+section "nccopy"
 for f in c1 c5 n7 k7 k4; do
     for k in nc3 nc6 cdf5 nc4 nc7; do
         compare nccopy -k $k "$in/$f.nc" out.nc
@@ -395,7 +400,7 @@ compare nccopy "$in/m1.nc" out.nc
 compare +fails nccopy "$in/does-not-exist.nc" out.nc
 
 # ---- ncgen ------------------------------------------------------------------
-echo "== ncgen"
+section "ncgen"
 readback=
 for k in nc3 nc6 cdf5 nc7 nc4; do
     compare ncgen -b -k $k -o out.nc "$here/classic.cdl"
@@ -420,7 +425,7 @@ for k in nc3 nc6 nc7; do
 done
 compare ncgen -b "$here/classic.cdl"
 
-echo "== files written through the wrapper, read through it"
+section "files written through the wrapper, read through it"
 for id in $readback; do
     compare ncdump "$tmp/@SIDE@/$id/out.nc"
     case $(kind_of "$tmp/plain/$id/out.nc") in
@@ -430,7 +435,7 @@ for id in $readback; do
 done
 
 # ---- NCO --------------------------------------------------------------------
-echo "== NCO"
+section "NCO"
 nco=
 for p in ncks ncra ncrcat ncecat nces ncwa ncbo ncflint ncpdq ncap2 ncatted ncrename; do
     have $p || nco="$nco $p"
@@ -487,6 +492,7 @@ else
     compare ncpdq -h -U "$in/c1.nc" out.nc
     compare ncpdq -h -U "$in/k4.nc" out.nc
     compare ncpdq -h -P all_new "$in/c2.nc" out.nc
+    # shellcheck disable=SC2016 # $time is ncap2's, not the shell's
     compare ncap2 -h -s 'temp2=temp*2;tm=temp.avg($time);tot=count.total()' "$in/c1.nc" out.nc
     compare ncap2 -h -s 'c2=checked+1;where(temp > 120) temp=0' "$in/k7.nc" out.nc
     compare ncatted -h -a units,temp,o,c,degK -a newatt,global,c,d,3.5 -a long_name,temp,d,, "$in/c1.nc" out.nc
@@ -498,7 +504,7 @@ else
 fi
 
 # ---- CDO --------------------------------------------------------------------
-echo "== CDO"
+section "CDO"
 if ! have cdo; then
     skip "CDO: cdo is not installed"
 else
@@ -519,7 +525,7 @@ else
 fi
 
 # ---- Fortran ----------------------------------------------------------------
-echo "== Fortran (netCDF-Fortran)"
+section "Fortran (netCDF-Fortran)"
 fflags=
 if ! have gfortran; then
     skip "Fortran: gfortran is not installed"
@@ -541,6 +547,7 @@ if [ -n "$fflags" ]; then
             built=no
         fi
     done
+    echo "INFO  built f90_rw and f77_rw: gfortran -o ... $fflags"
     if [ $built = yes ]; then
         for k in classic 64bit cdf5 nc4classic nc4; do
             compare "$tmp/bin/f90_rw" out.nc $k
@@ -554,7 +561,7 @@ if [ -n "$fflags" ]; then
 fi
 
 # ---- Python -----------------------------------------------------------------
-echo "== Python (netCDF4, xarray)"
+section "Python (netCDF4, xarray)"
 py=/usr/bin/python3
 if [ ! -x $py ]; then
     skip "Python: $py is not installed"
@@ -574,12 +581,16 @@ else
     # Not compared: the version each side reports (through the wrapper it
     # names ncslab), shown to make plain which library served.
     q='import netCDF4; print(netCDF4.__netcdf4libversion__)'
-    echo "INFO  nc_inq_libvers plain:   $($py -c "$q" 2>&1)"
-    echo "INFO  nc_inq_libvers wrapped: $("$NCSLAB_RUN" $py -c "$q" 2>&1)"
+    vp=$($py -c "$q" 2>&1)
+    vw=$("$NCSLAB_RUN" $py -c "$q" 2>&1)
+    echo "INFO  nc_inq_libvers plain:   $vp"
+    echo "INFO  nc_inq_libvers wrapped: $vw"
+    [ "$vp" != "$vw" ] ||
+        echo "WARN  the same version both ways: is the drop-in in front (a stand-in wrapper)?"
 fi
 
 # ---- the enhanced model: forwarded to netCDF-C ------------------------------
-echo "== enhanced model (forwarded)"
+section "enhanced model (forwarded)"
 compare ncdump "$in/e4.nc"
 compare ncdump -s "$in/e4.nc"
 compare ncdump -h "$in/e4.nc"
