@@ -23,9 +23,10 @@
 #     and memory figures, "[0.02s 45MB]", are removed first: they differ
 #     from run to run);
 #   - both runs leave the same files (NCO's temporary files, named by
-#     process id, left when NCO fails, are not compared); classic files (CDF-1, CDF-2, CDF-5)
-#     must be identical bytes (cmp); netCDF-4 files must give the same
-#     `ncdump -s` text from the plain ncdump, except for the lines
+#     process id, left when NCO fails, are not compared); classic files
+#     (CDF-1, CDF-2, CDF-5) must be identical bytes (cmp) and netCDF-4
+#     files, identical bytes or the same `ncdump -s` text from the
+#     plain ncdump, except for the lines
 #       _NCProperties       names the library and version that wrote the
 #                           file, which is what the drop-in changes;
 #       _SuperblockVersion  the HDF5 container's superblock version: set by
@@ -33,7 +34,10 @@
 #                           netCDF call, and read the same by every reader.
 #     Everything else of `ncdump -s` is kept: schema, data, fill values,
 #     _Storage, _ChunkSizes, _DeflateLevel, _Shuffle, _Fletcher32,
-#     _Endianness, _NoFill, _Format and _IsNetcdf4.
+#     _Endianness, _NoFill, _Format and _IsNetcdf4.  The same two lines
+#     are removed from `ncdump -s` text of files the two runs wrote; of
+#     the inputs (netCDF-C's files) the drop-in must print them as they
+#     are.
 # A few comparisons read, through the wrapper, the files that the wrapped
 # run of an earlier comparison wrote (ncslab as writer and reader), and
 # plainly those of its plain run.
@@ -178,6 +182,7 @@ mkin cp5.nc nccopy -k cdf5 n4.nc cp5.nc
 mkin cp4.nc nccopy -k nc4 -c time/2,lat/2,lon/3 c5.nc cp4.nc
 classic="c1 c2 c5 t5 m1 cp1 cp5"
 nc4="n7 n4 t4 k7 k4 m7 cp7 cp4"
+some="c1 c2 c5 t5 n7 n4 k7 k4 m1 cp1"   # each with every ncdump option
 if have ncks; then
     mkin nco2.nc ncks -h -6 c1.nc nco2.nc
     mkin nco5.nc ncks -h -5 k4.nc nco5.nc
@@ -186,6 +191,7 @@ if have ncks; then
     mkin nco4.nc ncks -h -4 --cnk_plc=all --cnk_dmn lat,2 c2.nc nco4.nc
     classic="$classic nco2 nco5 nco1"
     nc4="$nc4 nco7 nco4"
+    some="$some nco1 nco7"
 fi
 if [ $inputs_ok != yes ]; then
     echo "ERROR: inputs could not be made; the comparisons would say nothing"
@@ -214,17 +220,20 @@ run_side() {
     echo $? >"$dir.rc"
 }
 
-# The text of a stream, as compared.
-clean_stream() {
-    case $2 in
-        cdo) sed -E 's/\[[0-9.]+s( [0-9.]+[KMGT]?B)?\]/[time]/g' "$1" ;;
-        *) cat "$1" ;;
-    esac
+# CDO's timing and memory figures removed from a stream.
+clean_cdo() {
+    sed -E 's/\[[0-9.]+s( [0-9.]+[KMGT]?B)?\]/[time]/g' "$1"
+}
+
+# The lines of `ncdump -s` that may differ between two netCDF-4 files
+# with the same content, removed from a stream.
+clean_special() {
+    grep -v -e '^		:_NCProperties = ' -e '^		:_SuperblockVersion = ' "$@"
 }
 
 # The `ncdump -s` of a netCDF-4 file, as compared.
 clean_nc4() {
-    ncdump -s "$1" 2>&1 | grep -v -e '^		:_NCProperties = ' -e '^		:_SuperblockVersion = '
+    ncdump -s "$1" 2>&1 | clean_special
 }
 
 kind_of() {
@@ -251,8 +260,10 @@ difftext() {
     fi
 }
 
-# same_file PLAIN WRAPPED NAME
+# same_file PLAIN WRAPPED NAME (identical bytes are the same file of any
+# kind; netCDF-4 files that differ in bytes are compared by ncdump -s)
 same_file() {
+    cmp -s "$1" "$2" && return
     kp=$(kind_of "$1")
     kw=$(kind_of "$2")
     if [ "$kp" != "$kw" ]; then
@@ -278,10 +289,12 @@ same_file() {
     esac
 }
 
-# compare [+fails] [+cdo] COMMAND ARGS...: runs the command plainly and
-# through the wrapper, and compares.  +fails: the command must fail
+# compare [+fails] [+cdo|+nc4] COMMAND ARGS...: runs the command plainly
+# and through the wrapper, and compares.  +fails: the command must fail
 # (both runs, the same way); +cdo: CDO's timings are removed from the
-# streams.  Sets last to the comparison's id (its directories are
+# streams; +nc4: so are the lines of ncdump -s that may differ between
+# netCDF-4 files of the same content (for ncdump -s of files that the
+# two runs of an earlier comparison wrote).  Sets last to the comparison's id (its directories are
 # plain/ID and wrap/ID).
 compare() {
     fails=no
@@ -290,11 +303,12 @@ compare() {
         case $1 in
             +fails) fails=yes; shift ;;
             +cdo) filter=cdo; shift ;;
+            +nc4) filter=nc4; shift ;;
             *) break ;;
         esac
     done
     n=$((n + 1))
-    last=$(printf '%03d' $n)
+    last=$n
     _p=$tmp/plain/$last
     _w=$tmp/wrap/$last
     reasons=$tmp/log/$last.why
@@ -302,8 +316,8 @@ compare() {
     run_side plain "$_p" "$@" &
     run_side wrap "$_w" "$@" &
     wait
-    prc=$(cat "$_p.rc")
-    wrc=$(cat "$_w.rc")
+    read -r prc <"$_p.rc"
+    read -r wrc <"$_w.rc"
     if [ $fails = no ] && [ "$prc" != 0 ]; then
         why "the plain run failed (status $prc):"
         sed -n '1,5s/^/  /p' "$_p.err" "$_p.out" >>"$reasons"
@@ -312,9 +326,17 @@ compare() {
     fi
     [ "$prc" = "$wrc" ] || why "exit status: plain $prc, wrapped $wrc"
     for _s in out err; do
-        clean_stream "$_p.$_s" $filter >"$tmp/a"
-        clean_stream "$_w.$_s" $filter >"$tmp/b"
-        difftext "$tmp/a" "$tmp/b" "std$_s"
+        if [ $filter = cdo ]; then
+            clean_cdo "$_p.$_s" >"$tmp/a"
+            clean_cdo "$_w.$_s" >"$tmp/b"
+            difftext "$tmp/a" "$tmp/b" "std$_s"
+        elif [ $filter = nc4 ]; then
+            clean_special "$_p.$_s" >"$tmp/a"
+            clean_special "$_w.$_s" >"$tmp/b"
+            difftext "$tmp/a" "$tmp/b" "std$_s"
+        elif ! cmp -s "$_p.$_s" "$_w.$_s"; then
+            difftext "$_p.$_s" "$_w.$_s" "std$_s"
+        fi
     done
     # NCO names its temporary output by its process id and leaves it
     # behind when it fails: not compared
@@ -349,7 +371,7 @@ for f in $classic $nc4; do
         *) compare ncdump -s "$in/$f.nc" ;;
     esac
 done
-for f in c1 c2 c5 t5 n7 n4 k7 k4 m1 cp1 nco1 nco7; do
+for f in $some; do
     compare ncdump -h "$in/$f.nc"
     compare ncdump -c "$in/$f.nc"
     compare ncdump -v temp,time "$in/$f.nc"
@@ -430,6 +452,7 @@ for id in $readback; do
     compare ncdump "$tmp/@SIDE@/$id/out.nc"
     case $(kind_of "$tmp/plain/$id/out.nc") in
         CDF-5) compare +fails ncdump -s -h "$tmp/@SIDE@/$id/out.nc" ;;
+        HDF5) compare +nc4 ncdump -s -h "$tmp/@SIDE@/$id/out.nc" ;;
         *) compare ncdump -s -h "$tmp/@SIDE@/$id/out.nc" ;;
     esac
 done
@@ -551,12 +574,14 @@ if [ -n "$fflags" ]; then
     if [ $built = yes ]; then
         for k in classic 64bit cdf5 nc4classic nc4; do
             compare "$tmp/bin/f90_rw" out.nc $k
+            # its file read back, through the wrapper for the wrapper's
+            compare ncdump "$tmp/@SIDE@/$last/out.nc"
         done
         for k in classic 64bit cdf5 nc4classic; do
             compare "$tmp/bin/f77_rw" out.nc $k "$in/c1.nc"
         done
         compare "$tmp/bin/f77_rw" out.nc classic "$in/n7.nc"
-        compare "$tmp/bin/f77_rw" out.nc nc4classic "$in/nco2.nc"
+        compare "$tmp/bin/f77_rw" out.nc nc4classic "$in/c2.nc"
     fi
 fi
 
@@ -578,6 +603,10 @@ else
     for f in n4 k4 t4; do set -- "$@" "$in/$f.nc"; done
     compare $py "$here/clients.py" read "$@"
     compare $py "$here/clients.py" write .
+    id=$last
+    for f in py_cdf1 py_cdf2 xr_cdf1; do
+        compare ncdump "$tmp/@SIDE@/$id/$f.nc"
+    done
     # Not compared: the version each side reports (through the wrapper it
     # names ncslab), shown to make plain which library served.
     q='import netCDF4; print(netCDF4.__netcdf4libversion__)'
