@@ -55,11 +55,20 @@ int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksi
         return NCS_ERR(NCS_EINVAL);
     UPDATE_STORAGE(ncid, varid, st, {
         st.contiguous = storage == NCS_CONTIGUOUS;
-        /* NULL chunksizes: the shape set before, else the default */
+        /* NULL chunksizes: the shape set before, else the default; a
+         * first size of 0 asks for the default too (netCDF-C's rule, which
+         * nccopy relies on), once the sizes given pass the store's checks
+         * (the zeros among them are not looked at) */
         if (!st.contiguous && chunksizes != NULL) {
+            const ncs_var *v_ = &f_->model.vars[varid];
             st.chunks_set = 1;
-            for (int d = 0; d < f_->model.vars[varid].ndims; d++)
+            for (int d = 0; d < v_->ndims; d++)
                 st.chunks[d] = chunksizes[d];
+            if (v_->ndims > 0 && chunksizes[0] == 0) {
+                for (int d = 0; d < v_->ndims; d++)
+                    st.chunks[d] = chunksizes[d] ? chunksizes[d] : 1;
+                st.chunks_set = NCSI_CHUNKS_CHECK_ONLY;
+            }
         }
     });
 }

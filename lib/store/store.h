@@ -23,7 +23,8 @@
 typedef struct ncs_storage {
     int contiguous;                     /* not chunked: contiguous or compact */
     int compact;                        /* the data in the object header */
-    int chunks_set;                     /* chunks[] chosen by the caller */
+    int chunks_set;                     /* chunks[] chosen by the caller, or
+                                         * NCSI_CHUNKS_CHECK_ONLY */
     uint64_t chunks[NCS_MAX_VAR_DIMS];
     int shuffle;
     int deflate_level;                  /* 0: none */
@@ -32,6 +33,10 @@ typedef struct ncs_storage {
     int endian;                         /* NCS_ENDIAN_*, as set or read */
     int quantize, nsd;                  /* NCS_QUANTIZE_*; digits or bits */
 } ncs_storage;
+
+/* chunks_set of a def_storage: check chunks[] as the caller's shape, then
+ * keep the default shape (what netCDF-C does with a first size of 0). */
+#define NCSI_CHUNKS_CHECK_ONLY 2
 
 
 /* ---- files and back ends --------------------------------------------------- */

@@ -65,4 +65,9 @@ int ncsd_v2_leave(int status);
 /* What a forwarded v2 call answers when netCDF-C lacks the function. */
 int ncsd_v2_absent(const char *routine);
 
+/* NCSLAB_DROPIN_TRACE=1: every routed call, its ncid, side and answer on
+ * standard error, for finding where a client and netCDF-C part ways. */
+extern int ncsd_tracing;
+void ncsd_trace(const char *call, int ncid, int side, int status);
+
 #endif

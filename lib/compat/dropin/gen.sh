@@ -84,17 +84,19 @@ END {
         for (i = 2; i <= n; i++)
             if (a[i] ~ /ncid/) fail(name ": a second ncid, write it by hand")
         v2 = name !~ /^nc_/ && name !~ /^nc__/
-        printf "%s %s(%s)\n{\n    int ncsd_id;\n", ret, name, args > c
-        printf "    switch (ncsd_route(%s, &ncsd_id)) {\n", first > c
-        printf "    case NCSD_NCSLAB:\n        return ncsv3_%s(%s);\n", name, call > c
+        printf "%s %s(%s)\n{\n    int ncsd_id, ncsd_r;\n", ret, name, args > c
+        printf "    int ncsd_side = ncsd_route(%s, &ncsd_id);\n", first > c
+        printf "    switch (ncsd_side) {\n" > c
+        printf "    case NCSD_NCSLAB:\n        ncsd_r = ncsv3_%s(%s);\n        break;\n", name, call > c
         if (v2) {
             printf "    case NCSD_NETCDF:\n        if (ncsd_real.%s == NULL)\n            return ncsd_v2_absent(\"%s\");\n", name, name > c
-            printf "        ncsd_v2_enter();\n        ncsd_id = ncsd_real.%s(%s);\n        return ncsd_v2_leave(ncsd_id);\n", name, call > c
-            printf "    default:\n        return ncsv3_%s(%s);\n    }\n}\n\n", name, call > c
+            printf "        ncsd_v2_enter();\n        ncsd_r = ncsd_v2_leave(ncsd_real.%s(%s));\n        break;\n", name, call > c
+            printf "    default:\n        ncsd_r = ncsv3_%s(%s);\n    }\n", name, call > c
         } else {
-            printf "    case NCSD_NETCDF:\n        return ncsd_real.%s ? ncsd_real.%s(%s) : NC_ENOTBUILT;\n", name, name, call > c
-            printf "    default:\n        return NC_EBADID;\n    }\n}\n\n", name > c
+            printf "    case NCSD_NETCDF:\n        ncsd_r = ncsd_real.%s ? ncsd_real.%s(%s) : NC_ENOTBUILT;\n        break;\n", name, name, call > c
+            printf "    default:\n        ncsd_r = NC_EBADID;\n    }\n" > c
         }
+        printf "    if (ncsd_tracing)\n        ncsd_trace(\"%s\", %s, ncsd_side, ncsd_r);\n    return ncsd_r;\n}\n\n", name, first > c
     }
     for (nm in handmade)
         if (!(nm in used)) { print nm > s }

@@ -239,7 +239,12 @@ static int cl_create(ncs_file *f, const char *path, int cmode)
     }
     if (status != NCS_NOERR)
         return status;
-    status = cl_new_state(f, io);
+    /* netCDF-C's file is as long as an empty header from the create on
+     * (its zeros until the first enddef or sync): so is this one, so that
+     * a program that stops before then leaves the same bytes */
+    status = ncsi_io_set_size(io, f->version == 5 ? 48 : 32);
+    if (status == NCS_NOERR)
+        status = cl_new_state(f, io);
     if (status != NCS_NOERR) {
         ncsi_io_close(io);
         unlink(path);

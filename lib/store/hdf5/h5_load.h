@@ -77,6 +77,7 @@
     X(H5Pcreate) \
     X(H5Pget_chunk) \
     X(H5Pget_filter2) \
+    X(H5Pfill_value_defined) \
     X(H5Pget_fill_time) \
     X(H5Pget_layout) \
     X(H5Pget_mdc_config) \
@@ -208,6 +209,7 @@ int ncsi_nc4_init(void);
 #define H5Pcreate NCSI_H5_USE(H5Pcreate)
 #define H5Pget_chunk NCSI_H5_USE(H5Pget_chunk)
 #define H5Pget_filter2 NCSI_H5_USE(H5Pget_filter2)
+#define H5Pfill_value_defined NCSI_H5_USE(H5Pfill_value_defined)
 #define H5Pget_fill_time NCSI_H5_USE(H5Pget_fill_time)
 #define H5Pget_layout NCSI_H5_USE(H5Pget_layout)
 #define H5Pget_mdc_config NCSI_H5_USE(H5Pget_mdc_config)

@@ -274,15 +274,19 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
 }
 
 /* Storage settings and pipeline of an existing dataset, and its fill
- * mode: off when HDF5 never writes fill values, as netCDF-C reads it. */
+ * mode: off when the dataset has no fill value, as netCDF-C reads it. */
 static int read_storage(cvar *cv, int *nofillp)
 {
     hid_t dcpl = H5Dget_create_plist(cv->dset);
     int status = NCS_NOERR, nf, after_fletcher32 = 0;
-    H5D_fill_time_t when;
+    H5D_fill_value_t defined;
     if (dcpl < 0)
         return NCS_ERR(NCS_EHDFERR);
-    *nofillp = H5Pget_fill_time(dcpl, &when) >= 0 && when == H5D_FILL_TIME_NEVER;
+    /* netCDF-C's reading: a dataset without a fill value of its own is
+     * not filled (HDF5's own never-fill time, which netCDF-C writes too,
+     * does not decide it) */
+    *nofillp = H5Pfill_value_defined(dcpl, &defined) >= 0 &&
+               defined != H5D_FILL_VALUE_USER_DEFINED;
     memset(&cv->st, 0, sizeof cv->st);
     cv->ck.nf = 0;
     cv->direct = 0;
@@ -647,9 +651,11 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         status = read_storage(cv, &v->nofill);
         if (status != NCS_NOERR)
             goto done;
-        /* the file's byte order, and the quantization its attribute
-         * records, which later writes apply again */
-        cv->st.endian = !swap ? NCSI_HOST_ENDIAN
+        /* the file's byte order (text has none: netCDF-C reports
+         * NC_ENDIAN_NATIVE), and the quantization its attribute records,
+         * which later writes apply again */
+        cv->st.endian = v->type == NCS_CHAR ? NCS_ENDIAN_NATIVE
+                        : !swap ? NCSI_HOST_ENDIAN
                         : NCSI_HOST_ENDIAN == NCS_ENDIAN_BIG ? NCS_ENDIAN_LITTLE : NCS_ENDIAN_BIG;
         if (v->type == NCS_FLOAT || v->type == NCS_DOUBLE)
             ncsi_nc4_quantize_of(&v->atts, &cv->st.quantize, &cv->st.nsd);

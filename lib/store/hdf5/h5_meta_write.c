@@ -387,8 +387,11 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
             cv->st.endian != NCSI_HOST_ENDIAN;
     if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
         H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
-        H5Pset_fill_value(dcpl, v->type == NCS_CHAR ? ftype : ncsi_nc4_h5type(v->type),
-                          cv->ck.fill) < 0 ||
+        /* a variable not to be filled has no fill value, as netCDF-C
+         * writes it and reads it back (no value: not filled) */
+        (!v->nofill &&
+         H5Pset_fill_value(dcpl, v->type == NCS_CHAR ? ftype : ncsi_nc4_h5type(v->type),
+                           cv->ck.fill) < 0) ||
         (other && H5Tset_order(ftype, cv->st.endian == NCS_ENDIAN_BIG ? H5T_ORDER_BE
                                                                       : H5T_ORDER_LE) < 0) ||
         /* a variable not to be filled: HDF5 never writes fill values

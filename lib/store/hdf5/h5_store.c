@@ -623,13 +623,18 @@ static int ch_def_storage(ncs_file *f, int varid, const ncs_storage *st)
         return NCS_ERR(NCS_EINVAL);      /* a scalar has no chunks */
     } else if (next.chunks_set) {
         uint64_t bytes = ncsi_type_size(v->type);
+        /* the record dimension's current length bounds nothing, as in
+         * netCDF-C */
         for (int d = 0; d < v->ndims; d++) {
-            if (next.chunks[d] == 0 || (v->shape[d] != 0 && next.chunks[d] > v->shape[d]) ||
+            if (next.chunks[d] == 0 ||
+                (!(v->isrec && d == 0) && v->shape[d] != 0 && next.chunks[d] > v->shape[d]) ||
                 ncsi_mul_u64(bytes, next.chunks[d], &bytes))
                 return NCS_ERR(NCS_EBADCHUNK);
         }
         if (bytes > UINT32_MAX)       /* HDF5 chunks are under 4 GiB */
             return NCS_ERR(NCS_EBADCHUNK);
+        if (next.chunks_set == NCSI_CHUNKS_CHECK_ONLY)
+            next.chunks_set = 0;
     }
     cv = cs->vars[varid];
     cv->st = (cvar_settings){ next.contiguous, next.compact, next.chunks_set, next.shuffle,

@@ -1,6 +1,6 @@
 /*
  * dropin_calls.c -- a netCDF-C client for the drop-in's tests
- * (tests/run/dropin_check.sh).  Built against netCDF-C's own header and
+ * (tests/dropin/dropin_check.sh).  Built against netCDF-C's own header and
  * library, it is run once plainly and once through ncslab-run; both runs
  * print the same log, which the script compares.  It holds files of both
  * sides open at once (a classic file ncslab serves, an enhanced-model one

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/run/dropin_check.sh -- the drop-in libnetcdf.so.19 and ncslab-run
+# tests/dropin/dropin_check.sh -- the drop-in libnetcdf.so.19 and ncslab-run
 # (lib/compat/dropin, programs/run, doc/dropin.md).
 #
 # 1. The library: netCDF-C's soname; every symbol that each installed
@@ -8,7 +8,7 @@
 #    time, so one missing name and the program does not start) is exported;
 #    nothing of ncslab's own is; netCDF-C's library's own dependencies are
 #    among its own.
-# 2. tests/run/dropin_calls, a netCDF-C client, run plainly and through
+# 2. tests/dropin/dropin_calls, a netCDF-C client, run plainly and through
 #    ncslab-run: the logs equal, classic files byte-identical, netCDF-4
 #    files ncdump-identical, and netCDF-C's library not loaded while only
 #    classic-model files were used.
@@ -22,7 +22,7 @@ set -u
 top_builddir=${top_builddir:-.}
 run=$top_builddir/programs/run/ncslab-run-uninstalled
 dropin=$top_builddir/lib/compat/dropin/.libs/libnetcdf.so.19
-calls=$top_builddir/tests/run/dropin_calls
+calls=$top_builddir/tests/dropin/dropin_calls
 real=$(sed -n 's/^#define NCSD_NETCDF_C "\(.*\)"$/\1/p' "$top_builddir/config.h")
 status=0
 fail() { echo "FAIL: $*"; status=1; }
