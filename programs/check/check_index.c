@@ -7,15 +7,14 @@
  * said to be one ncslab cannot run or that neither ncslab nor netCDF-C
  * knows (a warning: only an HDF5 with that plugin decodes the chunks, and
  * the reads of check_data.c then say whether this one can); every chunk
- * the index lists has its first element on the chunk grid and inside the
- * dataset's extent, its bytes inside the file, a filter mask that names
- * only filters of the pipeline, and a size the filters it went through can
- * give: exactly the chunk's bytes when it went through none (or shuffle
- * only), 4 more with Fletcher-32, between the compressor's best ratio and
- * its worst case otherwise.  Across the file, no two chunks share bytes.
+ * the index lists has its first element inside the dataset's extent, its
+ * bytes inside the file, a filter mask that names only filters of the
+ * pipeline, and a size the filters it went through can give: exactly the
+ * chunk's bytes when it went through none (or shuffle only), 4 more with
+ * Fletcher-32, between the compressor's best ratio and its worst case
+ * otherwise.  Across the file, no two chunks share bytes.
  * Each finding names the variable and the chunk's coordinates (its index
- * in the chunk grid; the element where it starts when that is off the
- * grid) and gives the chunk's offset in the file.
+ * in the chunk grid) and gives the chunk's offset in the file.
  */
 #include "check.h"
 
@@ -90,22 +89,16 @@ static const char *coords(const size_t *v, int n, char *buf, size_t len)
     return buf;
 }
 
-/* The chunk's label: its grid index, or the element where it starts when
- * that is off the grid. */
+/* The chunk's label: its index in the chunk grid (HDF5 reads every origin
+ * on the grid). */
 static const char *chunk_label(const index_walk *w, const size_t *origin, char *buf,
                                size_t len)
 {
     size_t idx[NCS_MAX_VAR_DIMS];
     char tmp[200];
-    int aligned = 1;
-    for (int d = 0; d < w->ndims; d++) {
-        aligned &= origin[d] % w->chunks[d] == 0;
+    for (int d = 0; d < w->ndims; d++)
         idx[d] = origin[d] / w->chunks[d];
-    }
-    if (aligned)
-        snprintf(buf, len, "chunk %s", coords(idx, w->ndims, tmp, sizeof tmp));
-    else
-        snprintf(buf, len, "the chunk at element %s", coords(origin, w->ndims, tmp, sizeof tmp));
+    snprintf(buf, len, "chunk %s", coords(idx, w->ndims, tmp, sizeof tmp));
     return buf;
 }
 
@@ -163,25 +156,20 @@ static int visit_chunk(void *arg, const size_t *origin, unsigned mask,
 {
     index_walk *w = arg;
     check_file *c = w->c;
-    char label[240], where[2][200];
+    char label[240], where[200];
     unsigned long long lo, hi;
     long long at = offset <= (unsigned long long)INT64_MAX ? (long long)offset : -1;
-    int on_grid = 1, inside = 1;
+    int inside = 1;
 
     w->nchunks++;
     w->stored += size;
     chunk_label(w, origin, label, sizeof label);
-    for (int d = 0; d < w->ndims; d++) {
-        on_grid &= origin[d] % w->chunks[d] == 0;
+    for (int d = 0; d < w->ndims; d++)
         inside &= origin[d] < w->extent[d];
-    }
-    if (!on_grid && counted(w))
-        check_error(c, at, "%s: %s: the index places it off the chunk grid of %s",
-                    w->owner, label, coords(w->chunks, w->ndims, where[0], sizeof where[0]));
     if (!inside && counted(w))
         check_error(c, at, "%s: %s: the index places it outside the variable's "
                     "extent %s", w->owner, label,
-                    coords(w->extent, w->ndims, where[0], sizeof where[0]));
+                    coords(w->extent, w->ndims, where, sizeof where));
     if (size == 0 || offset >= c->fsize || size > c->fsize - offset) {
         if (counted(w))
             check_error(c, at, "%s: %s: its %llu bytes at byte %llu lie past the end of "

@@ -12,7 +12,9 @@
  * places than chunks, and keeps that answer when it finds as many chunks
  * as the index holds (then every chunk lies inside the dataset); else,
  * and always where the index is broken enough to list chunks elsewhere,
- * it lists the index by position, which shows every entry as recorded.
+ * it lists the index by position.  Either way the coordinates are on the
+ * grid: HDF5 keeps an entry's coordinates in units of the chunk shape,
+ * so one recorded off the grid is read as the place it rounds down to.
  */
 #include "hdf5_store.h"
 
