@@ -50,6 +50,28 @@ CDL
     [ "$(ncdump -v v "$tmp/in.nc" | sed -n '/^data:/,$p')" = \
       "$(ncdump -v v "$tmp/out.nc" | sed -n '/^data:/,$p')" ] || fail "values of the copy differ"
 fi
+# a box with open ranges between others, every=N and an exact request
+out=$($lay $common -p box=0:10,5:,: -p every=3 -p 0,0,0/10,2,3/2,1,1 2>&1) ||
+    fail "box, every, exact: $out"
+echo "$out" | grep -q 'pattern 1: box=0:10,5:,: (weight 1, 1 request)' || fail "box: $out"
+# the man page has every option of --help, every pattern and every column
+man=${srcdir:-.}/programs/layout/ncslab-layout.1
+if [ -f "$man" ]; then
+    text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man")
+    help=$($lay --help)
+    for opt in $(echo "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u) \
+               $(echo "$help" | grep -o -- '^  -[a-z]' | tr -d ' ' | sort -u) \
+               series map row column box= every= "start / count" @weight \
+               candidate chunks size write warm cold bytes 'score(s)' 'score(B)' \
+               copy_args read_bytes rchar_bytes chunks_touched; do
+        case $text in
+        *"$opt"*) ;;
+        *) fail "ncslab-layout.1 does not mention $opt" ;;
+        esac
+    done
+else
+    fail "no $man"
+fi
 # CSV: a header and one row per candidate and pattern, equal field counts
 n=$(awk -F, '{ gsub(/"[^"]*"/, "q") } NR == 1 { nf = NF } NF != nf { bad = 1 } END { print bad ? -1 : NR }' "$tmp/s.csv")
 [ "$n" = 3 ] || fail "CSV rows/fields: $n"
