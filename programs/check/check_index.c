@@ -170,7 +170,12 @@ static int visit_chunk(void *arg, const size_t *origin, unsigned mask,
         check_error(c, at, "%s: %s: the index places it outside the variable's "
                     "extent %s", w->owner, label,
                     coords(w->extent, w->ndims, where, sizeof where));
-    if (size == 0 || offset >= c->fsize || size > c->fsize - offset) {
+    if (size == 0) {
+        if (counted(w))
+            check_error(c, at, "%s: %s: the index gives it no bytes", w->owner, label);
+        return 0;
+    }
+    if (offset >= c->fsize || size > c->fsize - offset) {
         if (counted(w))
             check_error(c, at, "%s: %s: its %llu bytes at byte %llu lie past the end of "
                         "the file (%llu bytes)", w->owner, label, size, offset, c->fsize);

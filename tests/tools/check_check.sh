@@ -383,6 +383,8 @@ if [ -f "$tmp/big3.nc" ]; then
         field 1 addr $past
     index_case size_plain "$u" 'variable "field": chunk [1,0,0]: 7900 bytes stored, where a chunk of 8000 bytes through no filter has exactly 8000' \
         field 1 size 7900
+    index_case size_zero "$u" 'variable "field": chunk [1,0,0]: the index gives it no bytes' \
+        field 1 size 0
     index_case outside "$u" 'variable "field": chunk [2,2,0]: the index places it outside the variable'"'"'s extent [3,40,50]' \
         field 2 origin 1 80
     index_case overlap "$u" 'variable "field": chunk [1,0,0]: its bytes ' field 1 like 0
@@ -398,7 +400,7 @@ if [ -f "$tmp/big3.nc" ]; then
         field 1 size 2
     index_case size_f32 "$f" 'variable "field": chunk [0,0,0]: 8000 bytes stored, where a chunk of 8000 bytes with its checksum has exactly 8004' \
         field 0 size 8000
-    for c in past_eof size_plain outside overlap mask_plain mask_skipped size_deflate size_f32; do
+    for c in past_eof size_plain size_zero outside overlap mask_plain mask_skipped size_deflate size_f32; do
         run "$tmp/idx_$c.nc"
         case $out in *'variable "other"'*) fail "index $c: variable other reported: $out" ;; esac
     done
