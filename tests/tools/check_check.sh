@@ -375,8 +375,14 @@ if [ -f "$tmp/big3.nc" ]; then
     run -v "$d"
     case $out in
     *'variable "field": chunk index: 3 chunks, '*' bytes stored, filters: shuffle, deflate'*) ;;
+    *"this HDF5 cannot list chunk indexes"*)
+        # built with HDF5 headers before 1.10.5: no chunk listing
+        echo "this HDF5 cannot list chunk indexes: the chunk index cases skipped"
+        u= ;;
     *) fail "-v: no chunk index line: $out" ;;
     esac
+fi
+if [ -f "$tmp/big3.nc" ] && [ -n "${u:-}" ]; then
     usize=$(wc -c <"$u" | tr -d ' ')
     past=$((usize + 4096))
     index_case past_eof "$u" "error at byte $past: variable \"field\": chunk [1,0,0]: its 8000 bytes at byte $past lie past the end of the file ($usize bytes)" \

@@ -1298,6 +1298,14 @@ START_TEST(test_chunk_index)
         NCS_OK(ncs_put(ncid, varid, s0, c0, NULL, NULL, NCS_INT, row));
     }
     memset(&l, 0, sizeof l);
+    if (ncs_inq_var_chunks(ncid, varid, extent, list_chunk, &l) == NCS_ENOTBUILT) {
+        /* built with HDF5 headers before 1.10.5: no chunk listing */
+        printf("%s: this HDF5 cannot list chunks: ncs_inq_var_chunks not tested\n", PROG);
+        NCS_OK(ncs_close(ncid));
+        unlink(path);
+        return;
+    }
+    memset(&l, 0, sizeof l);
     NCS_IS(ncs_inq_var_chunks(ncid, varid, extent, NULL, NULL), NCS_EINVAL);
     NCS_IS(ncs_inq_var_chunks(ncid, 5, extent, list_chunk, &l), NCS_ENOTVAR);
     NCS_IS(ncs_inq_var_chunks(ncid + 1000, varid, extent, list_chunk, &l), NCS_EBADID);
