@@ -1,6 +1,7 @@
 /*
- * api_chunk.c -- public entry points for chunked storage settings and the
- * shared chunk cache.
+ * api_chunk.c -- public entry points for chunked storage settings, the
+ * shared chunk cache, and the storage as the file records it (filter ids,
+ * the chunk index) for validators.
  *
  * Storage settings belong to the back end: a back end without chunks (the
  * classic one) leaves def_storage NULL, and every setting call on such a
@@ -279,4 +280,39 @@ int ncs_inq_var_quantize(int ncid, int varid, int *modep, int *nsdp)
     if (nsdp != NULL)
         *nsdp = st.nsd;
     return NCS_NOERR;
+}
+
+/* ---- the storage as the file records it (validators) ---------------------- */
+
+int ncs_inq_var_filter_ids(int ncid, int varid, int *nfiltersp, unsigned *ids)
+{
+    ncs_file *f = NULL;
+    unsigned tmp[NCS_MAX_FILTERS];
+    int n = 0, status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = ncsi_store_inq_filters(f, varid, &n, tmp);
+    if (status != NCS_NOERR)
+        return status;
+    NCSI_ASSERT(n >= 0 && n <= NCS_MAX_FILTERS);
+    if (nfiltersp != NULL)
+        *nfiltersp = n;
+    if (ids != NULL)
+        memcpy(ids, tmp, (size_t)n * sizeof *ids);
+    return NCS_NOERR;
+}
+
+int ncs_inq_var_chunks(int ncid, int varid, size_t *extent, ncs_chunk_visitor *visit,
+                       void *arg)
+{
+    ncs_file *f = NULL;
+    size_t ext[NCS_MAX_VAR_DIMS];
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status != NCS_NOERR)
+        return status;
+    if (f->flags & NCSI_F_INDEF)
+        return NCS_ERR(NCS_EINDEFINE);
+    if (visit == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    /* the extent is filled in before the first visit, which may read it */
+    return ncsi_store_chunk_index(f, varid, extent != NULL ? extent : ext, visit, arg);
 }

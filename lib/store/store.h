@@ -131,6 +131,14 @@ typedef struct ncs_store_methods {
      * wrote it (_IsNetcdf4).  Absent: the file has none of them
      * (NCS_ENOTATT). */
     int (*provenance)(ncs_file *f, char **props, int *superblock, int *isnetcdf4);
+    /* Optional, for validators: the filter pipeline as the file records
+     * it (*n ids, room for NCS_MAX_FILTERS), and the walk of a variable's
+     * chunk index (ncs_inq_var_chunks; in data mode, visit non-NULL);
+     * absent in back ends without chunks: no filters, no chunks, and the
+     * extent is the variable's shape. */
+    int (*inq_filters)(ncs_file *f, int varid, int *n, unsigned *ids);
+    int (*chunk_index)(ncs_file *f, int varid, size_t *extent, ncs_chunk_visitor *visit,
+                       void *arg);
     int (*close)(ncs_file *f, int abort);
 } ncs_store_methods;
 
@@ -341,6 +349,24 @@ static inline int ncsi_store_provenance(ncs_file *f, char **props, int *superblo
     *props = NULL;
     return f->store->provenance != NULL ? f->store->provenance(f, props, superblock, isnetcdf4)
                                         : NCS_ERR(NCS_ENOTATT);
+}
+static inline int ncsi_store_inq_filters(ncs_file *f, int varid, int *n, unsigned *ids)
+{
+    ncsi_memo_clear(&f->memo);
+    *n = 0;
+    return f->store->inq_filters != NULL ? f->store->inq_filters(f, varid, n, ids) : NCS_NOERR;
+}
+/* extent is filled in (ndims values) where the slot is absent too. */
+static inline int ncsi_store_chunk_index(ncs_file *f, int varid, size_t *extent,
+                                         ncs_chunk_visitor *visit, void *arg)
+{
+    const ncs_var *v = &f->model.vars[varid];
+    ncsi_memo_clear(&f->memo);
+    if (f->store->chunk_index != NULL)
+        return f->store->chunk_index(f, varid, extent, visit, arg);
+    for (int d = 0; d < v->ndims; d++)
+        extent[d] = (size_t)(v->isrec && d == 0 ? f->model.numrecs : v->shape[d]);
+    return NCS_NOERR;
 }
 static inline int ncsi_store_close(ncs_file *f, int abort)
 { ncsi_memo_clear(&f->memo); return f->store->close(f, abort); }

@@ -54,4 +54,9 @@ int check_journal(check_file *c);
  * chunked), each failure reported with the variable's name and where. */
 void check_contents(check_file *c, int ncid);
 
+/* The chunk index and filter pipeline of every chunked variable of the
+ * open file ncid, as the file records them (check_index.c): each finding
+ * with the variable, the chunk's coordinates and its offset. */
+void check_index(check_file *c, int ncid);
+
 #endif /* NCSLAB_CHECK_H */

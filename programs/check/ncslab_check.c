@@ -7,10 +7,11 @@
  * For each file: the journal of an interrupted redefinition beside it
  * (check_journal.c), then ncs_open, whose diagnosis (ncs_inq_open_diag)
  * says why and where a header was refused and which irregularities it let
- * pass, then every inquiry, attribute and value (check_data.c).  Each file
- * is checked in a child process, so that a file that makes a library
- * crash (HDF5 is not hardened against hostile files) is reported as
- * defective instead of ending the run.
+ * pass, then the chunk index and filter pipeline of each chunked variable
+ * (check_index.c), then every inquiry, attribute and value (check_data.c).
+ * Each file is checked in a child process, so that a file that makes a
+ * library crash (HDF5 is not hardened against hostile files) is reported
+ * as defective instead of ending the run.
  *
  * Exit status: 0 every file is good, 1 some file has defects (and every
  * file could be checked), 2 bad usage, or some file could not be checked
@@ -161,6 +162,7 @@ static int check_one(check_file *c)
     }
     for (int i = 1; ncs_inq_open_diag(i, &offset, what, sizeof what) == NCS_NOERR; i++)
         check_warning(c, offset, "%s", what);
+    check_index(c, ncid);
     check_contents(c, ncid);
     status = ncs_close(ncid);
     if (status != NCS_NOERR)

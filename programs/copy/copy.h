@@ -38,6 +38,8 @@ typedef struct {
     int zstd;             /* -1: as the input; 0-22 */
     int fletcher32;       /* --fletcher32 given */
     int all_contiguous;   /* -c / */
+    size_t min_chunk;     /* -M: fixed-size variables with smaller chunks
+                             are contiguous (nccopy's 8192) */
     size_t memory;        /* budget in bytes */
     int verify;
     int quiet;

@@ -3,28 +3,34 @@
  * attributes as the input has them (same ids, same order), and for
  * netCDF-4 output the storage of each variable.
  *
- * The storage rules are nccopy's ("Chunking Rules" in nccopy(1)), in this
- * order, for a variable of rank > 0:
+ * The storage rules are nccopy's (its "Chunking Rules", as netCDF-C 4.9's
+ * nccopy applies them), in this order, for a variable of rank > 0:
  *   1. `-c var:` (or var:contiguous), then `-c /`: contiguous, unfiltered
  *      (a record variable cannot be contiguous and skips this rule);
- *   2. `-c var:n1,...`: those chunk lengths;
- *   3. some dimension named by `-c dim/len`, or the input is chunked: the
- *      named lengths, the input's chunk lengths for the others, else the
- *      whole dimension (records: as many as make about 4 MiB);
- *   4. filters asked for, or a record variable: chunked, the library's
- *      default shape;
- *   5. otherwise contiguous.
+ *   2. chunked when `-c var:n1,...` names it, `-c dim/len` names one of
+ *      its dimensions, it is a record variable, the input has it chunked,
+ *      or a filter is asked for; else contiguous;
+ *   3. each chunk length, dimension by dimension: the `-c var:` length,
+ *      else the `-c dim/len` one (dim/ alone: the whole dimension), else
+ *      the input's chunk length when the input is chunked, else netCDF-C's
+ *      default chunk length for the output variable (library_default),
+ *      else the whole dimension (records: at most 4 MiB of elements);
+ *   4. a fixed-size variable whose chunk has fewer bytes than -M (8192 by
+ *      default, as nccopy) is contiguous instead, or takes the library's
+ *      default shape when it gets filters (a filter needs chunks).
  * Filters: -d / --zstd replace the input's compressor (-d 0 removes
  * deflate and shuffle), -s and --fletcher32 add to what the input has.
  * Scalars are always contiguous and unfiltered.
  */
 #include "copy.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* About the size of nccopy's default record chunk. */
+/* nccopy's cap on a record dimension's chunk length, when nothing else
+ * gives one: 4 MiB of elements. */
 #define RECORD_CHUNK_BYTES ((size_t)4 << 20)
 
 static const char *type_name(int t)
@@ -104,12 +110,26 @@ static int check_specs(int in, const copy_opts *o)
     return 0;
 }
 
-static int choose_storage(int in, const copy_opts *o, int varid, const char *name,
+/* netCDF-C's default chunk shape for output variable varid (still in
+ * define mode), as nccopy learns it: by asking for chunks without a shape;
+ * 0 where there is none.  apply_storage sets the storage again. */
+static void library_default(int out, int varid, int nd, size_t *dflt)
+{
+    int storage;
+    memset(dflt, 0, (size_t)nd * sizeof *dflt);
+    if (ncs_def_var_chunking(out, varid, NCS_CHUNKED, NULL) != NCS_NOERR ||
+        ncs_inq_var_chunking(out, varid, &storage, dflt) != NCS_NOERR ||
+        storage != NCS_CHUNKED)
+        memset(dflt, 0, (size_t)nd * sizeof *dflt);
+}
+
+static int choose_storage(int in, int out, const copy_opts *o, int varid, const char *name,
                           int xtype, int nd, const int *dimids, int unlim,
                           copy_storage *st)
 {
-    size_t in_chunks[NCS_MAX_VAR_DIMS], len[NCS_MAX_VAR_DIMS], esize = 1;
-    int storage, sh = 0, def = 0, level = 0, zin = 0, fin = 0, named = 0;
+    size_t in_chunks[NCS_MAX_VAR_DIMS], len[NCS_MAX_VAR_DIMS], dflt[NCS_MAX_VAR_DIMS];
+    size_t esize = 1, bytes;
+    int storage, sh = 0, def = 0, level = 0, zin = 0, fin = 0, named = 0, chunked;
     int is_rec = nd > 0 && dimids[0] == unlim;
     const copy_varspec *vs = find_varspec(o, name);
 
@@ -144,46 +164,56 @@ static int choose_storage(int in, const copy_opts *o, int varid, const char *nam
         st->contiguous = 1;
         return 0;
     }
-    if (vs != NULL && !vs->contiguous) {
-        for (int d = 0; d < nd; d++) {
+    if (vs != NULL && !vs->contiguous)
+        for (int d = 0; d < nd; d++)
             if (dimids[d] != unlim && vs->sizes[d] > len[d]) {
                 copy_msg("-c: chunk length %zu of variable '%s' exceeds its "
                          "dimension's length %zu", vs->sizes[d], name, len[d]);
                 return -1;
             }
-            st->chunks[d] = vs->sizes[d];
-        }
-        st->chunked_set = 1;
+    chunked = (vs != NULL && !vs->contiguous) || named || is_rec ||
+              storage == NCS_CHUNKED || o->deflate > 0 || o->zstd > 0 || o->shuffle ||
+              o->fletcher32;
+    if (!chunked) {
+        memset(st, 0, sizeof *st);
+        st->contiguous = 1;
         return 0;
     }
-    if (named || storage == NCS_CHUNKED) {
-        size_t other = esize;
-        for (int d = 0; d < nd; d++) {
-            const copy_dimspec *ds = find_dimspec(in, o, dimids[d]);
-            size_t c;
-            if (ds != NULL)
-                c = ds->len != 0 ? ds->len : len[d];
-            else if (storage == NCS_CHUNKED)
-                c = in_chunks[d];
-            else
-                c = dimids[d] == unlim ? 0 : len[d];
-            if (dimids[d] != unlim && c > len[d])
-                c = len[d];
-            st->chunks[d] = c;
-            if (d > 0)
-                other *= c > 0 ? c : 1;
+    library_default(out, varid, nd, dflt);
+    bytes = esize;
+    for (int d = 0; d < nd; d++) {
+        const copy_dimspec *ds = find_dimspec(in, o, dimids[d]);
+        size_t c = 0;
+        if (vs != NULL && !vs->contiguous)
+            c = vs->sizes[d];
+        else if (ds != NULL)
+            c = ds->len != 0 ? ds->len : len[d];
+        else if (storage == NCS_CHUNKED)
+            c = in_chunks[d];
+        if (c == 0)
+            c = dflt[d];
+        if (c == 0) {
+            c = len[d];
+            if (dimids[d] == unlim && c > RECORD_CHUNK_BYTES / esize)
+                c = RECORD_CHUNK_BYTES / esize;
         }
-        if (st->chunks[0] == 0) {
-            size_t recs = RECORD_CHUNK_BYTES / (other > 0 ? other : 1);
-            st->chunks[0] = recs == 0 ? 1 : (len[0] > 0 && recs > len[0] ? len[0] : recs);
-        }
-        st->chunked_set = 1;
-        return 0;
+        if (c == 0)
+            c = 1;
+        if (dimids[d] != unlim && c > len[d] && len[d] > 0)
+            c = len[d];
+        st->chunks[d] = c;
+        bytes = bytes > SIZE_MAX / c ? SIZE_MAX : bytes * c;
     }
-    if (st->deflate || st->zstd || st->shuffle || st->fletcher32 || is_rec)
-        return 0;
-    memset(st, 0, sizeof *st);
-    st->contiguous = 1;
+    st->chunked_set = 1;
+    /* a chunk under the threshold is not worth one: contiguous, unless
+     * filters need chunks (then the library's default shape) */
+    if (!is_rec && bytes < o->min_chunk) {
+        st->chunked_set = 0;
+        if (!(st->deflate || st->zstd || st->shuffle || st->fletcher32)) {
+            memset(st, 0, sizeof *st);
+            st->contiguous = 1;
+        }
+    }
     return 0;
 }
 
@@ -268,7 +298,7 @@ int copy_define(int in, int out, int out_kind, const copy_opts *o, copy_storage 
         }
         if (copy_atts(in, out, v, na, name) != 0)
             return -1;
-        if (nc4 && (choose_storage(in, o, v, name, xtype, nd, dimids, unlim, &st[v]) != 0 ||
+        if (nc4 && (choose_storage(in, out, o, v, name, xtype, nd, dimids, unlim, &st[v]) != 0 ||
                     apply_storage(out, v, name, nd, &st[v]) != 0))
             return -1;
     }

@@ -30,6 +30,9 @@
 
 #define DEFAULT_MEMORY ((size_t)256 << 20)
 #define MIN_MEMORY ((size_t)1 << 20)
+/* nccopy's threshold: fixed-size variables with smaller chunks are not
+ * chunked (-M) */
+#define MIN_CHUNK_BYTES ((size_t)8192)
 
 /* The temporary output, for the signal handler: set before the file exists,
  * cleared once it has its final name. */
@@ -87,6 +90,8 @@ static void usage(FILE *fp)
 "      --zstd LEVEL Zstandard level 1-22 (0: none)\n"
 "      --fletcher32 Fletcher-32 checksum of each chunk\n"
 "  -m SIZE          memory budget (default 256M; suffix K, M, G, T: x1024)\n"
+"  -M SIZE          fixed-size variables whose chunks would be smaller are\n"
+"                   contiguous (default 8192; 0: none)\n"
 "      --verify     read the output back and compare it with the input\n"
 "      --no-sync    do not fsync the output before renaming it\n"
 "  -q, --quiet      no progress bar\n"
@@ -305,6 +310,7 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
         {"zstd", required_argument, NULL, OPT_ZSTD},
         {"fletcher32", no_argument, NULL, OPT_FLETCHER32},
         {"memory", required_argument, NULL, 'm'},
+        {"min-chunk", required_argument, NULL, 'M'},
         {"verify", no_argument, NULL, OPT_VERIFY},
         {"no-sync", no_argument, NULL, OPT_NOSYNC},
         {"quiet", no_argument, NULL, 'q'},
@@ -315,7 +321,7 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
     int c;
     unsigned long v;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":k:c:d:sm:qh34567", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":k:c:d:sm:M:qh34567", longopts, NULL)) != -1) {
         switch (c) {
         case 'k':
             o->kind = parse_kind(optarg);
@@ -353,6 +359,12 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
         case 'm':
             if (parse_memory(optarg, &o->memory) != 0 || o->memory < MIN_MEMORY) {
                 copy_msg("memory budget '%s' is not a size of at least 1M", optarg);
+                return -1;
+            }
+            break;
+        case 'M':
+            if (parse_memory(optarg, &o->min_chunk) != 0) {
+                copy_msg("minimum chunk size '%s' is not a size", optarg);
                 return -1;
             }
             break;
@@ -502,6 +514,7 @@ int main(int argc, char **argv)
     o.deflate = -1;
     o.zstd = -1;
     o.memory = DEFAULT_MEMORY;
+    o.min_chunk = MIN_CHUNK_BYTES;
     o.sync = 1;
     if (parse_args(argc, argv, &o, &first) != 0) {
         free_opts(&o);

@@ -6,6 +6,7 @@
 
 #include <ncslab.h>
 
+#include <stdint.h>
 #include <string.h>
 
 static const char *const kind_names[] = {"contiguous", "default", "balanced", "user"};
@@ -37,16 +38,25 @@ static void shape_str(const lay_var *v, const lay_cand *c, char *buf, size_t len
                                  c->chunk[d]);
 }
 
+/* ncslab-copy's -M default, as nccopy's: a fixed-size variable whose chunk
+ * holds fewer bytes is copied contiguous. */
+#define COPY_MIN_CHUNK 8192
+
 /* The candidate as ncslab-copy options: -c VAR:n1,... (VAR: when
- * contiguous) and its filter options, at the levels the candidates were
- * written with. */
+ * contiguous), -M 0 when the chunk is one ncslab-copy would otherwise not
+ * make, and its filter options, at the levels the candidates were written
+ * with. */
 void lay_chunk_arg(const lay_var *v, const lay_opts *o, const lay_cand *c, char *buf,
                    size_t len)
 {
-    size_t used = (size_t)snprintf(buf, len, "-c %s:", v->name);
-    for (int d = 0; c->kind != LAY_CONTIG && d < v->ndims && used < len; d++)
+    size_t used = (size_t)snprintf(buf, len, "-c %s:", v->name), bytes = v->esz;
+    for (int d = 0; c->kind != LAY_CONTIG && d < v->ndims && used < len; d++) {
         used += (size_t)snprintf(buf + used, len - used, "%s%zu", d ? "," : "",
                                  c->chunk[d]);
+        bytes = bytes > SIZE_MAX / c->chunk[d] ? SIZE_MAX : bytes * c->chunk[d];
+    }
+    if (used < len && c->kind != LAY_CONTIG && !v->unlim && bytes < COPY_MIN_CHUNK)
+        used += (size_t)snprintf(buf + used, len - used, " -M 0");
     if (used >= len)
         return;
     if (c->kind == LAY_CONTIG)

@@ -162,6 +162,7 @@ int lay_pattern_bind(lay_pattern *p, const lay_var *v)
             if (*end != ':')
                 goto bad_box;
             s = end + 1;
+            end = (char *)s;          /* an open end leaves s where it is */
             if (*s != ',' && *s != '\0' && parse_size(s, &end, &b) != 0)
                 goto bad_box;
             s = end;

@@ -21,6 +21,11 @@
 #     inside a Fletcher-32 chunk, is reported with the variable's name and
 #     the chunk's index, the other variables passing (needs ncgen and
 #     h5ls, which gives the chunks' addresses);
+#   - chunk index entries changed (tests/tools/badchunk: an address past
+#     the end, a size its filters cannot give, a filter mask of filters the
+#     pipeline lacks, a chunk outside the extent, two chunks on the same
+#     bytes) and filter ids changed (a plugin's, an unknown one) are
+#     reported with the variable and the chunk (needs ncgen);
 #   - 40 mutations each of a classic and a netCDF-4 file end in a verdict,
 #     status 0 or 1, never a crash; a crash inside the library
 #     (tests/tools/crashget.c preloaded) is reported as a defect of that
@@ -333,6 +338,87 @@ if have ncgen && have h5ls; then
     echo "corrupted deflate and Fletcher-32 chunks found"
 else
     echo "ncgen or h5ls missing: corrupted chunks skipped"
+fi
+
+# ---- the chunk index and the filter pipeline ------------------------------
+# tests/tools/badchunk changes one entry of a chunk index (an address, a
+# stored size, a filter mask, a coordinate) or a filter's id in a copy of
+# a netCDF-4 file; each defect is an error naming the variable and the
+# chunk (at the chunk's offset), the untouched variable is not named.
+badchunk=$top_builddir/tests/tools/badchunk
+# index_case NAME SOURCE PATTERN BADCHUNK-ARGS...: the checker's verdict on
+# the copy of SOURCE that badchunk makes
+index_case() {
+    name=$1 src=$2 pat=$3
+    shift 3
+    o=$tmp/idx_$name.nc
+    if ! "$badchunk" "$src" "$o" "$@" >"$tmp/badchunk.err" 2>&1; then
+        fail "index $name: badchunk $*: $(cat "$tmp/badchunk.err")"
+        return
+    fi
+    run "$o"
+    [ "$rc" -eq 1 ] || fail "index $name: status $rc: $out"
+    case $out in
+    *"$pat"*) ;;
+    *) fail "index $name: expected \"$pat\" in: $out" ;;
+    esac
+}
+if [ -f "$tmp/big3.nc" ]; then
+    u=$tmp/idx_plain.nc d=$tmp/idx_deflate.nc f=$tmp/idx_f32.nc
+    "$copy" -q -k nc7 -c time/1,y/40,x/50 "$tmp/big3.nc" "$u" || fail "ncslab-copy plain"
+    "$copy" -q -k nc7 -d 1 -s -c time/1,y/40,x/50 "$tmp/big3.nc" "$d" || fail "ncslab-copy -d 1"
+    "$copy" -q -k nc7 --fletcher32 -c time/1,y/40,x/50 "$tmp/big3.nc" "$f" ||
+        fail "ncslab-copy --fletcher32"
+    for g in "$u" "$d" "$f"; do
+        good "$g" "ncslab-copy for the chunk index cases"
+    done
+    run -v "$d"
+    case $out in
+    *'variable "field": chunk index: 3 chunks, '*' bytes stored, filters: shuffle, deflate'*) ;;
+    *"this HDF5 cannot list chunk indexes"*)
+        # built with HDF5 headers before 1.10.5: no chunk listing
+        echo "this HDF5 cannot list chunk indexes: the chunk index cases skipped"
+        u= ;;
+    *) fail "-v: no chunk index line: $out" ;;
+    esac
+fi
+if [ -f "$tmp/big3.nc" ] && [ -n "${u:-}" ]; then
+    usize=$(wc -c <"$u" | tr -d ' ')
+    past=$((usize + 4096))
+    index_case past_eof "$u" "error at byte $past: variable \"field\": chunk [1,0,0]: its 8000 bytes at byte $past lie past the end of the file ($usize bytes)" \
+        field 1 addr $past
+    index_case size_plain "$u" 'variable "field": chunk [1,0,0]: 7900 bytes stored, where a chunk of 8000 bytes through no filter has exactly 8000' \
+        field 1 size 7900
+    index_case size_zero "$u" 'variable "field": chunk [1,0,0]: the index gives it no bytes' \
+        field 1 size 0
+    index_case outside "$u" 'variable "field": chunk [2,2,0]: the index places it outside the variable'"'"'s extent [3,40,50]' \
+        field 2 origin 1 80
+    index_case overlap "$u" 'variable "field": chunk [1,0,0]: its bytes ' field 1 like 0
+    case $out in *'overlap those of variable "field": chunk [0,0,0] (bytes '*) ;;
+    *) fail "index overlap: the other chunk not named: $out" ;; esac
+    index_case mask_plain "$u" 'variable "field": chunk [1,0,0]: filter mask 0x1 names filters the pipeline of 0 does not have' \
+        field 1 mask 1
+    index_case mask_skipped "$d" 'bytes stored, where a chunk of 8000 bytes through no filter has exactly 8000' \
+        field 1 mask 3
+    case $out in *'error at byte '*': variable "field": chunk [1,0,0]: '*) ;;
+    *) fail "index mask_skipped: chunk not named: $out" ;; esac
+    index_case size_deflate "$d" 'variable "field": chunk [1,0,0]: 2 bytes stored, where its filters make 8000 bytes of data into 7 to ' \
+        field 1 size 2
+    index_case size_f32 "$f" 'variable "field": chunk [0,0,0]: 8000 bytes stored, where a chunk of 8000 bytes with its checksum has exactly 8004' \
+        field 0 size 8000
+    for c in past_eof size_plain size_zero outside overlap mask_plain mask_skipped size_deflate size_f32; do
+        run "$tmp/idx_$c.nc"
+        case $out in *'variable "other"'*) fail "index $c: variable other reported: $out" ;; esac
+    done
+    # a filter only HDF5 with a plugin runs, and one nobody knows: named,
+    # and the chunks that cannot be decoded reported by variable and chunk
+    index_case bzip2 "$d" 'warning: variable "field": filter 307 (bzip2) is not one ncslab runs' \
+        deflate 307 filter
+    index_case unknown "$d" 'warning: variable "field": filter 40000 of its pipeline is unknown to ncslab and netCDF-C' \
+        deflate 40000 filter
+    case $out in *'error: variable "field": chunk [0,0,0], start [0,0,0] count [1,40,50]: '*) ;;
+    *) fail "index unknown: the undecodable chunk not named: $out" ;; esac
+    echo "chunk index and filter pipeline defects found"
 fi
 
 # ---- mutations ------------------------------------------------------------

@@ -14,7 +14,8 @@
 # netCDF-C has no zstd decoder here, so a zstd output's header is compared
 # and its values through the copies made from it.  A second input holds the
 # CDF-5 types too and goes CDF-5 to CDF-5 (no other classic-model format
-# holds them; asking for one is among the failures).  Then
+# holds them; asking for one is among the failures).  Where nccopy is
+# installed, -c, -d and -M give the chunk sizes nccopy gives.  Then
 # bad options and unreadable inputs: each must fail with a message, and
 # leave neither the output nor a temporary file; nor may SIGINT, SIGTERM or
 # SIGHUP in the middle of a copy.
@@ -104,7 +105,7 @@ opts() {
     cdf2) echo "-k nc6" ;;
     cdf5) echo "-5" ;;
     nc4c) echo "-k nc7 -c / -d 0 --zstd 0" ;;
-    nc4k) echo "-k nc7 -c time/1,y/64,x/50 -c band:7,2 -d 0 --zstd 0" ;;
+    nc4k) echo "-k nc7 -c time/1,y/64,x/50 -c band:7,2 -M 0 -d 0 --zstd 0" ;;
     nc4d) echo "-7 -d 1 -s -c y/30,x/250" ;;
     nc4z) echo "-k nc7 --zstd 3 --fletcher32 -c big:2,16,125" ;;
     nc4b) echo "-k nc7 -c time/3,y/200,x/250 -d 0 --zstd 0" ;;
@@ -113,7 +114,7 @@ opts() {
 storage_line() {
     case $1 in
     nc4c) echo 'lat:_Storage = "contiguous"' ;;
-    nc4k) echo 'big:_ChunkSizes = 1, 64, 50' ;;
+    nc4k) echo 'band:_ChunkSizes = 7, 2' ;;
     nc4d) echo 'big:_DeflateLevel = 1' ;;
     nc4z) echo 'big:_Fletcher32 = "true"' ;;
     nc4b) echo 'big:_ChunkSizes = 3, 200, 250' ;;
@@ -237,6 +238,52 @@ expect_failure 1 -c nosuchvar:3 "$tmp/base.nc"
 expect_failure 1 -c big:1,2 "$tmp/base.nc"
 expect_failure 1 -c band:300,1 "$tmp/base.nc"
 expect_failure 1 "$tmp/no-such-file.nc"
+# ---- nccopy's chunking rules ------------------------------------------------
+# The same -c (and -d, -M) through nccopy and ncslab-copy, from a classic
+# input and from a chunked netCDF-4 one: ncdump -s shows the same storage
+# and chunk sizes for every variable (dimensions not named keep the
+# input's chunk lengths, else take netCDF-C's default ones; fixed-size
+# variables with chunks under 8192 bytes are contiguous).
+if command -v nccopy >/dev/null 2>&1; then
+    cat >"$tmp/rules.cdl" <<'CDL'
+netcdf rules {
+dimensions: time = UNLIMITED ; lat = 50 ; lon = 70 ; n = 3 ; big = 3000 ;
+variables: float temp(time, lat, lon) ; double lat(lat) ; int lon(lon) ;
+  char name(time, n) ; short s(lat) ; float fixed(lat, lon) ; byte b(n) ;
+  double bigv(big) ; float tser(time) ; float tl(time, lat) ; double scalar ;
+data: tser = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 ;
+}
+CDL
+    ncgen -k nc3 -o "$tmp/rules3.nc" "$tmp/rules.cdl" || fail "ncgen rules"
+    nccopy -k nc7 -c time/2,lat/5,lon/7,n/1,big/1500 "$tmp/rules3.nc" "$tmp/rules4.nc" ||
+        fail "nccopy rules4"
+    nrules=0
+    for src in rules3 rules4; do
+        for spec in "-c lat/2" "-c time/3" "-c lon/7,lat/5" "-c n/1" "-c big/100" \
+                    "-c lat/" "-c time/" "-c lat/50,lon/70" "-c time/1,lat/50" "" \
+                    "-d 1" "-d 1 -c lat/2" "-c fixed:2,7" "-c fixed:50,70" "-c tl:3,10" \
+                    "-c temp:" "-M 0 -c lat/2" "-M 100000 -c lat/2"; do
+            rm -f "$tmp/r_n.nc" "$tmp/r_s.nc"
+            # shellcheck disable=SC2086
+            nccopy -k nc7 $spec "$tmp/$src.nc" "$tmp/r_n.nc" || { fail "nccopy $spec"; continue; }
+            # shellcheck disable=SC2086
+            "$copy" -q -k nc7 $spec "$tmp/$src.nc" "$tmp/r_s.nc" ||
+                { fail "ncslab-copy $spec"; continue; }
+            ncdump -s -h "$tmp/r_n.nc" | grep -E '_Storage|_ChunkSizes' >"$tmp/r_n.txt"
+            ncdump -s -h "$tmp/r_s.nc" | grep -E '_Storage|_ChunkSizes' >"$tmp/r_s.txt"
+            grep -q _ChunkSizes "$tmp/r_n.txt" || fail "nccopy $spec $src: no chunks at all"
+            if ! cmp -s "$tmp/r_n.txt" "$tmp/r_s.txt"; then
+                fail "-k nc7 $spec from $src: storage differs from nccopy's:"
+                diff "$tmp/r_n.txt" "$tmp/r_s.txt" | head -n 10
+            fi
+            nrules=$((nrules + 1))
+        done
+    done
+    echo "ok: $nrules -c specifications chunk as nccopy's do"
+else
+    echo "nccopy not installed: the chunking rules are not compared"
+fi
+
 expect_failure 1 "$tmp/text.nc"
 expect_failure 1 "$tmp/bad"
 expect_failure 1 -k classic "$tmp/base5.nc"

@@ -17,7 +17,8 @@ echo "$out" | grep -q 'convert with: ncslab-copy -c var:1,20,30 ' || fail "map: 
 # the levels asked for are the levels recommended; the SVG is a document
 out=$($lay $common --filters deflate --deflate 4 -p series --svg "$tmp/s.svg" 2>&1) ||
     fail "deflate run: $out"
-echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 -k nc7 -d 4 -s IN OUT' ||
+# (a chunk of 800 bytes, which ncslab-copy, as nccopy, makes only with -M 0)
+echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 -M 0 -k nc7 -d 4 -s IN OUT' ||
     fail "deflate level: $out"
 head -c 200 "$tmp/s.svg" | grep -q '<svg' || fail "no <svg> in the chart"
 tail -c 20 "$tmp/s.svg" | grep -q '</svg>' || fail "the chart does not end with </svg>"
@@ -48,6 +49,28 @@ CDL
         fail "chunks of the copy: $(ncdump -s -h "$tmp/out.nc" | grep _ChunkSizes)"
     [ "$(ncdump -v v "$tmp/in.nc" | sed -n '/^data:/,$p')" = \
       "$(ncdump -v v "$tmp/out.nc" | sed -n '/^data:/,$p')" ] || fail "values of the copy differ"
+fi
+# a box with open ranges between others, every=N and an exact request
+out=$($lay $common -p box=0:10,5:,: -p every=3 -p 0,0,0/10,2,3/2,1,1 2>&1) ||
+    fail "box, every, exact: $out"
+echo "$out" | grep -q 'pattern 1: box=0:10,5:,: (weight 1, 1 request)' || fail "box: $out"
+# the man page has every option of --help, every pattern and every column
+man=${srcdir:-.}/programs/layout/ncslab-layout.1
+if [ -f "$man" ]; then
+    text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man")
+    help=$($lay --help)
+    for opt in $(echo "$help" | grep -o -- '--[a-z][a-z-]*' | sort -u) \
+               $(echo "$help" | grep -o -- '^  -[a-z]' | tr -d ' ' | sort -u) \
+               series map row column box= every= "start / count" @weight \
+               candidate chunks size write warm cold bytes 'score(s)' 'score(B)' \
+               copy_args read_bytes rchar_bytes chunks_touched; do
+        case $text in
+        *"$opt"*) ;;
+        *) fail "ncslab-layout.1 does not mention $opt" ;;
+        esac
+    done
+else
+    fail "no $man"
 fi
 # CSV: a header and one row per candidate and pattern, equal field counts
 n=$(awk -F, '{ gsub(/"[^"]*"/, "q") } NR == 1 { nf = NF } NF != nf { bad = 1 } END { print bad ? -1 : NR }' "$tmp/s.csv")

@@ -32,8 +32,23 @@
 #error "HDF5 1.10.3 or later is required"
 #endif
 
+/* The chunk-index inquiries came with HDF5 1.10.5; with older headers
+ * ncs_inq_var_chunks is NCS_ENOTBUILT (a library loaded is never older
+ * than the headers, h5_load.c). */
+#if H5_VERSION_GE(1, 10, 5)
+#define NCSI_H5_CHUNK_INFO 1
+#define NCSI_H5_CHUNK_INFO_FUNCS(X) \
+    X(H5Dget_chunk_info) \
+    X(H5Dget_chunk_info_by_coord) \
+    X(H5Dget_num_chunks)
+#else
+#define NCSI_H5_CHUNK_INFO 0
+#define NCSI_H5_CHUNK_INFO_FUNCS(X)
+#endif
+
 /* HDF5's library: functions, then data. */
 #define NCSI_H5_FUNCS(X) \
+    NCSI_H5_CHUNK_INFO_FUNCS(X) \
     X(H5open) \
     X(H5get_libversion) \
     X(H5Eset_auto2) \
@@ -181,6 +196,11 @@ int ncsi_nc4_init(void);
 #define H5Awrite NCSI_H5_USE(H5Awrite)
 #define H5Dclose NCSI_H5_USE(H5Dclose)
 #define H5Dcreate2 NCSI_H5_USE(H5Dcreate2)
+#if NCSI_H5_CHUNK_INFO
+#define H5Dget_chunk_info NCSI_H5_USE(H5Dget_chunk_info)
+#define H5Dget_chunk_info_by_coord NCSI_H5_USE(H5Dget_chunk_info_by_coord)
+#define H5Dget_num_chunks NCSI_H5_USE(H5Dget_num_chunks)
+#endif
 #define H5Dget_chunk_storage_size NCSI_H5_USE(H5Dget_chunk_storage_size)
 #define H5Dget_create_plist NCSI_H5_USE(H5Dget_create_plist)
 #define H5Dget_space NCSI_H5_USE(H5Dget_space)

@@ -676,6 +676,33 @@ static int ch_inq_storage(ncs_file *f, int varid, ncs_storage *st)
     return NCS_NOERR;
 }
 
+static int ch_inq_filters(ncs_file *f, int varid, int *n, unsigned *ids)
+{
+    int status = ensure_cvars(f);
+    return status != NCS_NOERR ? status : ncsi_h5_filter_ids(CS(f)->vars[varid], n, ids);
+}
+
+/* A variable not stored in chunks has no index; chunks the cache holds
+ * dirty are written first, so that the walk sees what the variable holds. */
+static int ch_chunk_index(ncs_file *f, int varid, size_t *extent, ncs_chunk_visitor *visit,
+                          void *arg)
+{
+    const ncs_var *v = &f->model.vars[varid];
+    cvar *cv;
+    int status = ensure_cvars(f);
+    if (status != NCS_NOERR)
+        return status;
+    cv = CS(f)->vars[varid];
+    if (cv->dset < 0 || cv->st.contiguous || v->ndims == 0) {
+        for (int d = 0; d < v->ndims; d++)
+            extent[d] = (size_t)(v->isrec && d == 0 ? cv->extent0 : v->shape[d]);
+        return NCS_NOERR;
+    }
+    if ((f->flags & NCSI_F_WRITE) && (status = ncsi_cache_flush(&cv->ck)) != NCS_NOERR)
+        return status;
+    return ncsi_h5_chunk_index(cv, extent, visit, arg);
+}
+
 /* HDF5 files (netCDF-4) start with \211HDF\r\n\032\n at offset 0 or at 512,
  * 1024, 2048, ... (after a user block). */
 static int ch_probe(ncs_io *io, uint64_t size, int *claims)
@@ -724,4 +751,6 @@ const ncs_store_methods ncsi_chunked_store = {
     .def_storage = ch_def_storage,
     .inq_storage = ch_inq_storage,
     .provenance = ch_provenance,
+    .inq_filters = ch_inq_filters,
+    .chunk_index = ch_chunk_index,
 };

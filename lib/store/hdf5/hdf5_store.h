@@ -1,6 +1,7 @@
 /*
  * hdf5_store.h -- shared by the HDF5 back end's files: h5_store.c (the
- * store methods), h5_data.c (element data in and out of HDF5), h5_meta.c,
+ * store methods), h5_data.c (element data in and out of HDF5), h5_index.c
+ * (the filter ids and chunk index as the file records them), h5_meta.c,
  * h5_meta_read.c and h5_meta_write.c (netCDF-4 metadata in HDF5) and
  * h5_driver.c (the HDF5 file driver).  The data path between the chunk
  * cache and memory is the chunk folder's (chunk_data.c).
@@ -184,6 +185,14 @@ extern const ncs_chunk_ops ncsi_h5_chunk_ops;
  * dataset with HDF5's own selections: for what the cache does not hold. */
 int  ncsi_h5_fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s,
                       int memtype, unsigned char *buf, int put);
+
+/* ---- h5_index.c: the storage as the file records it (validators) ------- */
+/* The dataset's filter ids, in HDF5's order (room for NCS_MAX_FILTERS);
+ * none before the dataset exists. */
+int  ncsi_h5_filter_ids(const cvar *cv, int *n, unsigned *ids);
+/* The walk of a chunked dataset's chunk index (ncs_inq_var_chunks): extent
+ * the dataset's shape; NCS_ENOTBUILT with HDF5 headers before 1.10.5. */
+int  ncsi_h5_chunk_index(cvar *cv, size_t *extent, ncs_chunk_visitor *visit, void *arg);
 
 /* ---- h5_store.c ----------------------------------------------------------- */
 /* A cvar for variable varid of rank ndims (NULL: out of memory). */
