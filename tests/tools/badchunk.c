@@ -21,7 +21,10 @@
  * write; a pipeline entry (version 1 of HDF5's filter pipeline message) is
  * the 2-byte id, name length, flags and number of parameters before the
  * filter's name, in a version-2 object header whose checksum is made
- * again.  Exactly one such entry must be found for a chunk (status 99
+ * again; in version 2 of the message (HDF5's 1.8 file format), which
+ * names no predefined filter, the entry of that filter's id is found by
+ * walking the messages of each object header chunk, and its new id must
+ * be under 256, which keeps the entry's length.  Exactly one such entry must be found for a chunk (status 99
  * otherwise: the test cannot be made).  The chunk is found through the
  * public API only, so the addresses are those ncslab reports.
  */
@@ -206,6 +209,74 @@ static size_t ohdr_of(const unsigned char *b, size_t n, size_t p, size_t *len)
     exit(99);
 }
 
+/* The id of a filter HDF5 predefines, by its name (0: none). */
+static unsigned predefined_id(const char *name)
+{
+    static const char *const names[] = { "", "deflate", "shuffle", "fletcher32", "szip",
+                                         "nbit", "scaleoffset" };
+    for (unsigned i = 1; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return 0;
+}
+
+/* Version 2 of the pipeline message (what HDF5 writes with the 1.8 file
+ * format, netCDF-C's and ncslab's) names no predefined filter: every
+ * entry of id old in the messages of the object header chunk at b + s
+ * (len bytes without the checksum, messages from byte m on) gets the id
+ * new; its checksum is made again.  The number of entries changed. */
+static int pipeline_v2(unsigned char *b, size_t s, size_t m, size_t len, unsigned old,
+                       unsigned new, int crt_order)
+{
+    int hits = 0;
+    while (m + 4 + (crt_order ? 2 : 0) <= len) {
+        unsigned type = b[s + m];
+        size_t size = (size_t)le(b + s + m + 1, 2), d = m + 4 + (crt_order ? 2 : 0);
+        if (d + size > len)
+            break;
+        if (type == 0x0b && size >= 2 && b[s + d] == 2) {
+            size_t p = d + 2, end = d + size;
+            for (unsigned f = 0; f < b[s + d + 1] && p + 6 <= end; f++) {
+                unsigned id = (unsigned)le(b + s + p, 2);
+                size_t name = id >= 256 ? (size_t)le(b + s + p + 2, 2) : 0;
+                size_t hdr = id >= 256 ? 8 : 6;
+                size_t ncd = (size_t)le(b + s + p + hdr - 2, 2);
+                if (id == old) {
+                    put_le(b + s + p, 2, new);
+                    hits++;
+                }
+                p += hdr + name + 4 * ncd;
+            }
+        }
+        m = d + size;
+    }
+    if (hits)
+        put_le(b + s + len, 4, lookup3(b + s, len));
+    return hits;
+}
+
+/* pipeline_v2 over every object header chunk ("OHDR", "OCHK") whose
+ * checksum holds. */
+static int pipelines_v2(unsigned char *b, size_t n, unsigned old, unsigned new)
+{
+    int hits = 0;
+    for (size_t s = 0; s + 8 <= n; s++) {
+        if (memcmp(b + s, "OHDR", 4) == 0 && b[s + 4] == 2) {
+            unsigned flags = b[s + 5];
+            size_t pre = 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+            size_t w = (size_t)1 << (flags & 3), sz;
+            if (s + pre + w > n)
+                continue;
+            sz = (size_t)le(b + s + pre, (int)w);
+            pre += w;
+            if (sz > n || s + pre + sz + 4 > n || lookup3(b + s, pre + sz) != le(b + s + pre + sz, 4))
+                continue;
+            hits += pipeline_v2(b, s, pre, pre + sz, old, new, (flags & 0x04) != 0);
+        }
+    }
+    return hits;
+}
+
 int main(int argc, char **argv)
 {
     unsigned char *b;
@@ -223,6 +294,17 @@ int main(int argc, char **argv)
             put_le(b + p - 8, 2, strtoull(argv[4], NULL, 0));
             put_le(b + start + sumlen, 4, lookup3(b + start, sumlen));
             hits++;
+        }
+        if (hits == 0 && predefined_id(name) != 0) {
+            unsigned long long id = strtoull(argv[4], NULL, 0);
+            if (id >= 256) {
+                /* a version-2 entry of id 256 or more has a name length
+                 * the message has no room for */
+                fprintf(stderr, "badchunk: in place, a predefined filter's entry takes an id "
+                                "under 256 only\n");
+                return 99;
+            }
+            hits = pipelines_v2(b, n, predefined_id(name), (unsigned)id);
         }
         if (hits == 0) {
             fprintf(stderr, "badchunk: no pipeline entry of %s\n", name);

@@ -901,7 +901,13 @@ START_TEST(test_settings_errors)
     NCS_IS(ncs_def_var_chunking(ncid, vr, NCS_CONTIGUOUS, NULL), NCS_EINVAL);
     /* chunk sizes: the record dimension takes any positive size */
     NCS_OK(ncs_def_var_chunking(ncid, vr, NCS_CHUNKED, (size_t[2]){8, 1}));
-    NCS_IS(ncs_def_var_chunking(ncid, vr, NCS_CHUNKED, zero), NCS_EBADCHUNK);
+    /* a first size of 0: the default shape, as netCDF-C takes it */
+    NCS_OK(ncs_def_var_chunking(ncid, vr, NCS_CHUNKED, zero));
+    NCS_OK(ncs_inq_var_chunking(ncid, vr, &storage, got));
+    ck_assert_int_eq(storage, NCS_CHUNKED);
+    ck_assert_uint_eq(got[0], 1);          /* one record deep, by default */
+    /* ... but a 0 after a size is no shape */
+    NCS_IS(ncs_def_var_chunking(ncid, vr, NCS_CHUNKED, (size_t[2]){8, 0}), NCS_EBADCHUNK);
     NCS_IS(ncs_def_var_chunking(ncid, vf, NCS_CHUNKED, &six), NCS_EBADCHUNK);
     NCS_IS(ncs_def_var_chunking(ncid, vb, NCS_CHUNKED, big), NCS_EBADCHUNK); /* >= 4 GiB */
     /* no sizes: the default shape, as in netCDF-C */
