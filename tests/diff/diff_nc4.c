@@ -6,12 +6,22 @@
  *  random    seeded random call sequences (dimensions with the unlimited
  *            one, coordinate variables, every classic type at ranks 0-3,
  *            explicit chunk shapes, deflate/shuffle/Fletcher-32 and zstd
- *            where netCDF-C has it, attributes with _FillValue, record
- *            growth, redef adding variables) go through both libraries;
- *            every return code must be equal, `ncdump` of the two files
+ *            where netCDF-C has it, byte order and quantization with
+ *            every mode, in range and out, attributes with _FillValue,
+ *            record growth, redef adding variables, storage calls made
+ *            too late, the files closed and opened again, puts and gets
+ *            of every family in float, double and int memory on float
+ *            and double variables, infinities and NaN among the values)
+ *            go through both libraries; every return code and every
+ *            inquiry's answer must be equal, `ncdump` of the two files
  *            must be equal (its first line, which names the file, aside),
  *            each file must read the same through both libraries, and
- *            netCDF-C must see the storage settings ncslab wrote.
+ *            each library must see the storage, byte order and
+ *            quantization of both files as netCDF-C sees its own.  The
+ *            cases where netCDF-C 4.9.0 is wrong (doc/v3.md) are not
+ *            drawn; half the sequences quantize, and their netCDF-C file
+ *            is not marked classic-model, as there netCDF-C cannot lay
+ *            out a quantized variable.
  *  written   netCDF-C writes files with every filter combination and
  *            big-endian data; ncslab reads every value netCDF-C reads,
  *            then writes into them, and netCDF-C reads those writes.
@@ -23,10 +33,13 @@
  *  codes     the storage calls' return codes, call for call.
  *
  * Seeds: NCSLAB_SEED=N runs that one seed; otherwise a fixed list plus one
- * time-based seed, each printed first.  Files live in a temporary directory
- * that is removed when every test passed.
+ * time-based seed, each printed first.  CK_RUN_CASE=random (Check's own
+ * switch) runs the random sequences alone, for sweeps of seeds by hand;
+ * NCSLAB_DIFF_TRACE=1 prints every data call.  Files live in a temporary
+ * directory that is removed when every test passed.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +171,12 @@ typedef struct rschema {
     int nvars;
     int vtype[RMAXV], vrank[RMAXV], vdims[RMAXV][RMAXR];
     int vexplicit[RMAXV];        /* storage chosen by the sequence */
+    int vendian[RMAXV];          /* the last nc_def_var_endian both accepted */
+    int vquant[RMAXV];           /* the quantize mode in force */
+    int vfill[RMAXV];            /* has a _FillValue attribute */
+    int vreopened[RMAXV];        /* laid out before the files were reopened */
+    int nc_classic;              /* netCDF-C's file is marked classic-model */
+    int reopened;                /* the files were opened again */
 } rschema;
 
 /* Current length of dimension d, from netCDF-C. */
@@ -168,13 +187,132 @@ static size_t cur_len(int nc, int d)
     return n;
 }
 
+/* ---- quantization and byte order ------------------------------------------------ */
+
+/* netCDF-C's largest nsd of a mode for type t: decimal digits for BitGroom
+ * and granular BitRound, significand bits for BitRound (a type that cannot
+ * be quantized gets double's, so that its calls still vary). */
+static int q_max(int t, int mode)
+{
+    if (mode == NC_QUANTIZE_BITROUND)
+        return t == NC_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSB : NC_QUANTIZE_MAX_DOUBLE_NSB;
+    return t == NC_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSD : NC_QUANTIZE_MAX_DOUBLE_NSD;
+}
+
+/* Whether nc_def_var_quantize(mode, nsd) on a new variable of type t
+ * succeeds and turns quantization on. */
+static int q_takes(int t, int mode, int nsd)
+{
+    return (mode == NC_QUANTIZE_BITGROOM || mode == NC_QUANTIZE_GRANULARBR ||
+            mode == NC_QUANTIZE_BITROUND) &&
+           (t == NC_FLOAT || t == NC_DOUBLE) && nsd >= 1 && nsd <= q_max(t, mode);
+}
+
+/* Both libraries' answers on variable v's quantization, byte order and
+ * number of attributes: equal codes, and equal answers where both worked. */
+static void check_numerics(const int *ids, int v, const char *when, int *fails)
+{
+    int m[2] = {-9, -9}, n[2] = {-9, -9}, e[2] = {-9, -9}, na[2] = {-9, -9}, a, b;
+    char what[96];
+    snprintf(what, sizeof what, "inq_var_quantize v%d %s", v, when);
+    a = nc_inq_var_quantize(ids[0], v, &m[0], &n[0]);
+    b = ncs_inq_var_quantize(ids[1], v, &m[1], &n[1]);
+    BOTH(*fails, what, a, b);
+    if (a == 0 && b == 0 && (m[0] != m[1] || n[0] != n[1])) {
+        printf("  MISMATCH %s: netCDF-C mode %d nsd %d, ncslab mode %d nsd %d\n", what, m[0],
+               n[0], m[1], n[1]);
+        (*fails)++;
+    }
+    snprintf(what, sizeof what, "inq_var_endian v%d %s", v, when);
+    a = nc_inq_var_endian(ids[0], v, &e[0]);
+    b = ncs_inq_var_endian(ids[1], v, &e[1]);
+    BOTH(*fails, what, a, b);
+    if (a == 0 && b == 0 && e[0] != e[1]) {
+        printf("  MISMATCH %s: netCDF-C %d, ncslab %d\n", what, e[0], e[1]);
+        (*fails)++;
+    }
+    snprintf(what, sizeof what, "inq_varnatts v%d %s", v, when);
+    a = nc_inq_varnatts(ids[0], v, &na[0]);
+    b = ncs_inq_varnatts(ids[1], v, &na[1]);
+    BOTH(*fails, what, a, b);
+    if (a == 0 && b == 0 && na[0] != na[1]) {
+        printf("  MISMATCH %s: netCDF-C %d, ncslab %d\n", what, na[0], na[1]);
+        (*fails)++;
+    }
+}
+
+/* One nc_def_var_endian of variable v (v == nvars: a varid that does not
+ * exist) through both libraries: the three orders, and 7, which both keep. */
+static void random_endian(drng *r, rschema *s, const int *ids, int v, int *fails)
+{
+    static const int orders[] = {NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG};
+    unsigned k = drng_below(r, 10);
+    int e = k < 9 ? orders[k / 3] : 7, a, b;
+    char what[64];
+    snprintf(what, sizeof what, "def_var_endian v%d %d", v, e);
+    a = nc_def_var_endian(ids[0], v, e);
+    b = ncs_def_var_endian(ids[1], v, e);
+    BOTH(*fails, what, a, b);
+    if (a == 0 && b == 0 && v < s->nvars)
+        s->vendian[v] = e;
+    check_numerics(ids, v, "after def_var_endian", fails);
+}
+
+/* One nc_def_var_quantize of variable v through both libraries: every
+ * mode, nsd across its range, now and then an nsd or a mode out of range.
+ * fresh: v is defined in this define mode and not yet laid out. */
+static void random_quantize(drng *r, rschema *s, const int *ids, int v, int fresh, int *fails)
+{
+    int t = v < s->nvars ? s->vtype[v] : NC_FLOAT, mode, nsd, a, b;
+    unsigned k = drng_below(r, 20);
+    char what[64];
+    mode = k < 2 ? NC_NOQUANTIZE
+         : k < 7 ? NC_QUANTIZE_BITGROOM
+         : k < 12 ? NC_QUANTIZE_GRANULARBR
+         : k < 18 ? NC_QUANTIZE_BITROUND
+         : k == 18 ? 4 : -1;
+    nsd = 1 + (int)drng_below(r, (unsigned)q_max(t, mode));
+    if (drng_chance(r, 10))
+        nsd = drng_chance(r, 50) ? (int)drng_below(r, 2) - 1 : q_max(t, mode) + 1;
+    /* netCDF-C 4.9.0's BitGroom at 7 digits of a float destroys the values
+     * (doc/v3.md, "Where netCDF-C is wrong") */
+    if (t == NC_FLOAT && mode == NC_QUANTIZE_BITGROOM && nsd == NC_QUANTIZE_MAX_FLOAT_NSD)
+        nsd--;
+    /* netCDF-C 4.9.0 fails the enddef of a classic-model file that lays
+     * out a quantized variable with NC_ENOTINDEFINE (doc/v3.md, "Where
+     * netCDF-C is wrong"); only sequences whose netCDF-C file is not
+     * marked classic-model quantize */
+    if (fresh && s->nc_classic && q_takes(t, mode, nsd))
+        mode = NC_NOQUANTIZE;
+    snprintf(what, sizeof what, "def_var_quantize v%d mode %d nsd %d", v, mode, nsd);
+    a = nc_def_var_quantize(ids[0], v, mode, nsd);
+    b = ncs_def_var_quantize(ids[1], v, mode, nsd);
+    BOTH(*fails, what, a, b);
+    if (a == 0 && b == 0 && v < s->nvars)
+        s->vquant[v] = mode;
+    check_numerics(ids, v, "after def_var_quantize", fails);
+}
+
+/* The byte order and the quantization of a new variable v, sometimes
+ * twice (the second call replaces the first). */
+static void random_numerics(drng *r, rschema *s, const int *ids, int v, int *fails)
+{
+    int t = s->vtype[v];
+    for (unsigned n = 1 + drng_chance(r, 20); n > 0; n--) {
+        if (drng_chance(r, 30))
+            random_endian(r, s, ids, v, fails);
+        if (drng_chance(r, t == NC_FLOAT || t == NC_DOUBLE ? 75 : 8))
+            random_quantize(r, s, ids, v, 1, fails);
+    }
+}
+
 /* Defines one random variable in both files (a coordinate variable when
  * coord names a dimension); returns its varid or -1. */
 static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord,
                           int *fails)
 {
     int v = s->nvars, rank = 0, t = ctypes[drng_below(r, 6)], dims[RMAXR];
-    int id[2] = {-1, -2}, fixed[RMAXD], nfixed = 0;
+    int id[2] = {-1, -2}, fixed[RMAXD], nfixed = 0, early, room;
     char name[32];
     if (coord != NULL) {
         if (ncs_inq_dimid(ids[1], coord, &dims[0]) != 0)
@@ -207,6 +345,10 @@ static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord
     memcpy(s->vdims[v], dims, sizeof dims);
     s->nvars++;
 
+    /* byte order and quantization before the storage calls or after */
+    early = drng_chance(r, 50);
+    if (early)
+        random_numerics(r, s, ids, v, fails);
     /* storage */
     if (rank > 0 && drng_chance(r, 60)) {
         size_t ch[RMAXR];
@@ -222,6 +364,8 @@ static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord
              nc_def_var_chunking(ids[0], v, NC_CONTIGUOUS, NULL),
              ncs_def_var_chunking(ids[1], v, NCS_CONTIGUOUS, NULL));
         s->vexplicit[v] = 1;
+        if (!early)
+            random_numerics(r, s, ids, v, fails);
         return v;
     }
     if (rank > 0) {
@@ -244,14 +388,23 @@ static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord
                  ncs_def_var_zstd(ids[1], v, lv));
         }
     }
-    /* attributes, sometimes a _FillValue */
-    if (drng_chance(r, 30) && t != NC_CHAR) {
+    if (!early)
+        random_numerics(r, s, ids, v, fails);
+    /* attributes, sometimes a _FillValue.  netCDF-C 4.9.0 does not keep
+     * the order of the attributes of a variable defined after a reopen
+     * (doc/v3.md, "Where netCDF-C is wrong"): such a variable has one
+     * attribute at most, its quantization's included */
+    room = !s->reopened ? 99 : s->vquant[v] != NC_NOQUANTIZE ? 0 : 1;
+    if (room > 0 && drng_chance(r, 30) && t != NC_CHAR) {
         unsigned char fv[8];
         dt_store(t, fv, gval(t, v, 999, 7));
-        BOTH(*fails, "put_att _FillValue", nc_put_att(ids[0], v, "_FillValue", t, 1, fv),
-             nc4_ncslab.put_att(ids[1], v, "_FillValue", t, 1, fv));
+        int a = nc_put_att(ids[0], v, "_FillValue", t, 1, fv);
+        int b = nc4_ncslab.put_att(ids[1], v, "_FillValue", t, 1, fv);
+        BOTH(*fails, "put_att _FillValue", a, b);
+        s->vfill[v] = a == 0 && b == 0;
+        room--;
     }
-    for (unsigned a = drng_below(r, 3); a > 0; a--) {
+    for (unsigned a = drng_below(r, 3); a > 0 && room-- > 0; a--) {
         int at = ctypes[drng_below(r, 6)];
         size_t len = 1 + drng_below(r, 4);
         unsigned char buf[64];
@@ -265,6 +418,14 @@ static int def_random_var(drng *r, rschema *s, const int *ids, const char *coord
     return v;
 }
 
+/* Whether netCDF-C 4.9.0 would write variable v byte-swapped: a
+ * big-endian one (of more than one byte) of a file opened again, written
+ * from any memory type (doc/v3.md, "Where netCDF-C is wrong"). */
+static int swapped_by_netcdf(const rschema *s, int v)
+{
+    return s->vreopened[v] && s->vendian[v] == NC_ENDIAN_BIG && dt_size(s->vtype[v]) > 1;
+}
+
 /* One random put (vara or vars) through both libraries. */
 static void random_put(drng *r, const rschema *s, const int *ids, int *fails)
 {
@@ -274,6 +435,8 @@ static void random_put(drng *r, const rschema *s, const int *ids, int *fails)
     int strided = drng_chance(r, 30);
     unsigned char *buf;
     char what[128];
+    if (swapped_by_netcdf(s, v))
+        return;
     for (int k = 0; k < rank; k++) {
         int d = s->vdims[v][k];
         size_t len = d == s->unlim ? cur_len(ids[0], d) + 3 : s->dimlen[d];
@@ -351,10 +514,220 @@ static void random_get(drng *r, const rschema *s, const int *ids, int *fails)
     free(b);
 }
 
+/* ---- typed requests on float and double variables ------------------------------ */
+
+/* The fill value of float or double variable v (values equal to it are
+ * written as given, unquantized). */
+static double fill_of(const rschema *s, int v)
+{
+    if (s->vfill[v])
+        return (double)gval(s->vtype[v], v, 999, 7);
+    return s->vtype[v] == NC_FLOAT ? NC_FILL_FLOAT : NC_FILL_DOUBLE;
+}
+
+/* One value to write to float or double variable v: many significant bits
+ * over a spread of magnitudes, with zeros of both signs, the fill value,
+ * subnormals, values past float's range, infinities and NaN. */
+static double qval(drng *r, const rschema *s, int v)
+{
+    int t = s->vtype[v];
+    unsigned c = drng_below(r, 48);
+    double m;
+    switch (c) {
+    case 0: return 0.0;
+    case 1: return -0.0;
+    case 2: case 3: return fill_of(s, v);
+    case 4: return t == NC_FLOAT ? 1.5e-40 : 2.5e-310;
+    case 5: return t == NC_FLOAT ? -3.0e38 : 1.0e300;
+    default: break;
+    }
+    /* netCDF-C 4.9.0's granular BitRound turns infinities and NaN into
+     * zeros (doc/v3.md, "Where netCDF-C is wrong") */
+    if (c < 9 && s->vquant[v] != NC_QUANTIZE_GRANULARBR)
+        return c == 6 ? INFINITY : c == 7 ? -INFINITY : NAN;
+    m = (double)(drng_next(r) >> 11) / 9007199254740992.0 + 0.5;
+    return (drng_chance(r, 50) ? -m : m) * ldexp(1.0, (int)drng_below(r, 80) - 40);
+}
+
+/* Element k of a buffer of memory type mt holding x (int: a random int;
+ * float: x, or float's largest where x is finite past its range). */
+static void qstore(drng *r, int mt, unsigned char *buf, size_t k, double x)
+{
+    if (mt == NC_INT) {
+        int i = (int)drng_below(r, 4000001) - 2000000;
+        memcpy(buf + k * 4, &i, 4);
+    } else if (mt == NC_FLOAT) {
+        float f = isfinite(x) && fabs(x) > 3.4e38 ? (float)copysign(3.4e38, x) : (float)x;
+        memcpy(buf + k * 4, &f, 4);
+    } else {
+        memcpy(buf + k * 8, &x, 8);
+    }
+}
+
+/* A request of kind (DK_*) on variable v: start, count, stride and imap
+ * (natural or transposed); puts reach up to 3 records past the count, gets
+ * stay within it.  Returns the number of elements. */
+static size_t random_slab(drng *r, const rschema *s, const int *ids, int v, int kind, int put,
+                          size_t *start, size_t *count, ptrdiff_t *stride, ptrdiff_t *imap)
+{
+    int rank = s->vrank[v], fortran = drng_chance(r, 50);
+    size_t n = 1;
+    for (int k = 0; k < rank; k++) {
+        int d = s->vdims[v][k];
+        size_t len = d == s->unlim ? cur_len(ids[0], d) + (put ? 3 : 0) : s->dimlen[d];
+        stride[k] = kind >= DK_VARS ? 1 + (ptrdiff_t)drng_below(r, 3) : 1;
+        if (kind == DK_VAR) {
+            start[k] = 0;
+            count[k] = d == s->unlim ? cur_len(ids[0], d) : len;
+        } else {
+            start[k] = drng_below(r, (unsigned)len);
+            count[k] = kind == DK_VAR1 ? 1
+                     : 1 + drng_below(r, (unsigned)((len - start[k] + (size_t)stride[k] - 1) /
+                                                    (size_t)stride[k]));
+        }
+        n *= count[k];
+    }
+    for (int k = 0; k < rank; k++) {
+        /* C order of the counts, or the transpose (the first index fastest) */
+        ptrdiff_t step = 1;
+        if (fortran)
+            for (int j = 0; j < k; j++)
+                step *= (ptrdiff_t)count[j];
+        else
+            for (int j = k + 1; j < rank; j++)
+                step *= (ptrdiff_t)count[j];
+        imap[k] = step;
+    }
+    return n;
+}
+
+static const int qmemtypes[] = {NC_NAT, NC_FLOAT, NC_DOUBLE, NC_INT};
+
+/* A float or double variable for a typed request, quantized ones three
+ * times as often; -1 when there is none. */
+static int pick_float_var(drng *r, const rschema *s)
+{
+    int cand[3 * RMAXV], nc = 0;
+    for (int v = 0; v < s->nvars; v++)
+        if (s->vtype[v] == NC_FLOAT || s->vtype[v] == NC_DOUBLE)
+            for (int k = s->vquant[v] ? 3 : 1; k > 0; k--)
+                cand[nc++] = v;
+    return nc ? cand[drng_below(r, (unsigned)nc)] : -1;
+}
+
+/* One put of any family (var, var1, vara, vars, varm) from float, double,
+ * int or the variable's own memory type to a float or double variable,
+ * through both libraries. */
+static void random_put_typed(drng *r, const rschema *s, const int *ids, int *fails)
+{
+    int v = pick_float_var(r, s), kind, mt, t, ra, rb;
+    size_t start[RMAXR], count[RMAXR], n;
+    ptrdiff_t stride[RMAXR], imap[RMAXR];
+    unsigned char *buf;
+    char what[128];
+    if (v < 0)
+        return;
+    t = s->vtype[v];
+    kind = (int)drng_below(r, DK_NKINDS);
+    mt = qmemtypes[drng_below(r, 4)];
+    if (swapped_by_netcdf(s, v))
+        return;
+#ifndef V3SHIM_H
+    /* the native API quantizes a mapped request as one, BitGroom's
+     * alternation following each value's index in it (doc/chunking.md);
+     * netCDF-C's dispatch layer puts a mapped request in pieces, each
+     * starting the alternation again.  The v3 layer makes netCDF-C's
+     * pieces (lib/compat/v3/v3_data.c) and diff_v3_nc4 compares them;
+     * here the slab goes through the strided call */
+    if (kind == DK_VARM && s->vquant[v] == NC_QUANTIZE_BITGROOM)
+        kind = DK_VARS;
+#endif
+    n = random_slab(r, s, ids, v, kind, 1, start, count, stride, imap);
+    buf = malloc(n * 8 + 8);
+    ck_assert(buf != NULL);
+    for (size_t k = 0; k < n; k++)
+        qstore(r, mt == NC_NAT ? t : mt, buf, k, qval(r, s, v));
+    snprintf(what, sizeof what, "put %s v%d (%s rank %d quantize %d) from %s", dk_name(kind), v,
+             dt_name(t), s->vrank[v], s->vquant[v], dt_name(mt));
+    ra = dnc_put(ids[0], v, kind, start, count, stride, imap, mt, buf);
+    rb = dns_put(ids[1], v, kind, start, count, stride, imap, mt, buf);
+    trace_call(what, s->vrank[v], start, count, kind >= DK_VARS ? stride : NULL, ra, rb);
+    BOTH(*fails, what, ra, rb);
+    free(buf);
+}
+
+/* One get of any family into float, double, int or the variable's own
+ * memory type from a float or double variable, within the records there
+ * are: equal codes, and equal values where both worked and nothing was
+ * strided (see random_get). */
+static void random_get_typed(drng *r, const rschema *s, const int *ids, int *fails)
+{
+    int v = pick_float_var(r, s), kind, mt, ra, rb, strided = 0;
+    size_t start[RMAXR], count[RMAXR], n, sz;
+    ptrdiff_t stride[RMAXR], imap[RMAXR];
+    unsigned char *a, *b;
+    char what[128];
+    if (v < 0 || (s->vrank[v] > 0 && s->vdims[v][0] == s->unlim && cur_len(ids[0], s->unlim) == 0))
+        return;
+    kind = (int)drng_below(r, DK_NKINDS);
+    mt = qmemtypes[drng_below(r, 4)];
+    /* netCDF-C 4.9.0 quantizes again what it reads from a quantized
+     * variable into another memory type, integers as if they were doubles
+     * (doc/v3.md, "Where netCDF-C is wrong") */
+    if (s->vquant[v] != NC_NOQUANTIZE && mt != s->vtype[v])
+        mt = NC_NAT;
+    sz = dt_size(mt == NC_NAT ? s->vtype[v] : mt);
+    n = random_slab(r, s, ids, v, kind, 0, start, count, stride, imap);
+    for (int k = 0; k < s->vrank[v]; k++)
+        strided |= stride[k] != 1;
+    a = malloc(n * 8 + 8);
+    b = malloc(n * 8 + 8);
+    ck_assert(a != NULL && b != NULL);
+    memset(a, 0xcd, n * 8 + 8);
+    memset(b, 0xcd, n * 8 + 8);
+    ra = dnc_get(ids[0], v, kind, start, count, stride, imap, mt, a);
+    rb = dns_get(ids[1], v, kind, start, count, stride, imap, mt, b);
+    snprintf(what, sizeof what, "get %s v%d (%s rank %d quantize %d) into %s", dk_name(kind), v,
+             dt_name(s->vtype[v]), s->vrank[v], s->vquant[v], dt_name(mt));
+    trace_call(what, s->vrank[v], start, count, kind >= DK_VARS ? stride : NULL, ra, rb);
+    BOTH(*fails, what, ra, rb);
+    if ((ra == 0 || ra == NC_ERANGE) && ra == rb && !strided && memcmp(a, b, n * sz) != 0) {
+        size_t k = 0;
+        char va[64], vb[64];
+        while (k < n && memcmp(a + k * sz, b + k * sz, sz) == 0)
+            k++;
+        dt_format(mt == NC_NAT ? s->vtype[v] : mt, a + k * sz, va, sizeof va);
+        dt_format(mt == NC_NAT ? s->vtype[v] : mt, b + k * sz, vb, sizeof vb);
+        printf("  MISMATCH %s: element %zu of %zu: netCDF-C %s, ncslab %s\n", what, k, n, va,
+               vb);
+        (*fails)++;
+    }
+    free(a);
+    free(b);
+}
+
+/* Byte order or quantization asked for a variable already laid out (or a
+ * varid that does not exist): both libraries refuse it alike. */
+static void late_numerics(drng *r, rschema *s, const int *ids, int *fails)
+{
+    int v = (int)drng_below(r, (unsigned)s->nvars + 1);
+    if (drng_chance(r, 50))
+        random_endian(r, s, ids, v, fails);
+    else
+        random_quantize(r, s, ids, v, 0, fails);
+}
+
+/* What one library answers on a variable's quantization and byte order:
+ * the two codes, mode, nsd and order. */
+typedef struct numerics {
+    int rq, re, mode, nsd, order;
+} numerics;
+
 /* Every variable of a file, whole, as read by netCDF-C (lib 0) or ncslab
- * (lib 1): malloc'd buffers in out[v], status in rc[v]; the file is open
- * in one library at a time. */
-static int read_all(const char *path, int use_ns, unsigned char **out, int *rc, size_t *nbytes)
+ * (lib 1): malloc'd buffers in out[v], status in rc[v], quantization and
+ * byte order in num[v]; the file is open in one library at a time. */
+static int read_all(const char *path, int use_ns, unsigned char **out, int *rc, size_t *nbytes,
+                    numerics *num)
 {
     int id, nvars = 0, s;
     s = use_ns ? ncs_open(path, NCS_NOWRITE, &id) : nc_open(path, NC_NOWRITE, &id);
@@ -384,6 +757,11 @@ static int read_all(const char *path, int use_ns, unsigned char **out, int *rc, 
         memset(out[v], 0xee, n * 8 + 8);
         rc[v] = use_ns ? ncs_get(id, v, NULL, cnt, NULL, NULL, NCS_NAT, out[v])
                     : nc_get_vara(id, v, (size_t[NC_MAX_VAR_DIMS]){0}, cnt, out[v]);
+        num[v].mode = num[v].nsd = num[v].order = -9;
+        num[v].rq = use_ns ? ncs_inq_var_quantize(id, v, &num[v].mode, &num[v].nsd)
+                           : nc_inq_var_quantize(id, v, &num[v].mode, &num[v].nsd);
+        num[v].re = use_ns ? ncs_inq_var_endian(id, v, &num[v].order)
+                           : nc_inq_var_endian(id, v, &num[v].order);
     }
     if (use_ns)
         ncs_close(id);
@@ -393,8 +771,9 @@ static int read_all(const char *path, int use_ns, unsigned char **out, int *rc, 
 }
 
 /* Reads both files with both libraries and compares every variable's
- * bytes with netCDF-C's reading of its own file; checks that netCDF-C
- * sees the same storage settings in both files. */
+ * bytes, quantization and byte order with netCDF-C's reading of its own
+ * file; checks that netCDF-C sees the same storage settings in both
+ * files. */
 static void cross_read(const char *pnc, const char *pns, const rschema *sc, int *fails)
 {
     static const char *const who[4] = {"netCDF-C reading netCDF-C's file",
@@ -404,8 +783,9 @@ static void cross_read(const char *pnc, const char *pns, const rschema *sc, int 
     unsigned char *b[4][RMAXV] = {{0}};
     int rc[4][RMAXV], s;
     size_t nb[4][RMAXV];
+    numerics num[4][RMAXV];
     for (int l = 0; l < 4; l++) {
-        s = read_all(l < 2 ? pnc : pns, l % 2, b[l], rc[l], nb[l]);
+        s = read_all(l < 2 ? pnc : pns, l % 2, b[l], rc[l], nb[l], num[l]);
         if (s != 0) {
             printf("  %s: open failed: %d (%s)\n", who[l], s, nc_strerror(s));
             (*fails)++;
@@ -424,6 +804,19 @@ static void cross_read(const char *pnc, const char *pns, const rschema *sc, int 
                        nb[l][v], nb[0][v], k);
                 (*fails)++;
             }
+    /* quantization and byte order: each library in each file answers as
+     * netCDF-C does in its own */
+    for (int v = 0; v < sc->nvars; v++)
+        for (int l = 1; l < 4; l++) {
+            const numerics *x = &num[l][v], *ref = &num[0][v];
+            if (x->rq != ref->rq || x->re != ref->re || x->mode != ref->mode ||
+                x->nsd != ref->nsd || x->order != ref->order) {
+                printf("  var %d: %s: quantize %d mode %d nsd %d, endian %d order %d; "
+                       "reference %d %d %d, %d %d\n", v, who[l], x->rq, x->mode, x->nsd,
+                       x->re, x->order, ref->rq, ref->mode, ref->nsd, ref->re, ref->order);
+                (*fails)++;
+            }
+        }
     {
         /* storage settings as netCDF-C sees them: filters always the
          * same; the storage kind where the sequence chose it (by default
@@ -475,7 +868,10 @@ static int run_sequence(uint64_t seed, int iter)
         tmp_path(pnc, sizeof pnc, what, 0, iter);
         tmp_path(pns, sizeof pns, what, 1, iter);
     }
-    ck_assert_int_eq(nc_create(pnc, NC_CLOBBER | NC4, &ids[0]), 0);
+    /* half the sequences quantize; netCDF-C's file is then not marked
+     * classic-model (see random_quantize) */
+    s.nc_classic = drng_chance(&r, 50);
+    ck_assert_int_eq(nc_create(pnc, NC_CLOBBER | (s.nc_classic ? NC4 : NC_NETCDF4), &ids[0]), 0);
     ck_assert_int_eq(ncs_create(pns, NCS_CLOBBER | NCS_NETCDF4 | NCS_CLASSIC_MODEL, &ids[1]), 0);
 
     ndims = 1 + (int)drng_below(&r, RMAXD - 1);
@@ -503,15 +899,37 @@ static int run_sequence(uint64_t seed, int iter)
     }
     BOTH(fails, "enddef", nc_enddef(ids[0]), ncs_enddef(ids[1]));
     for (unsigned op = 4 + drng_below(&r, 10); op > 0 && fails == 0; op--) {
-        unsigned what = drng_below(&r, 20);
-        if (s.nvars > 0 && what < 10) {
+        unsigned what = drng_below(&r, 30);
+        if (s.nvars > 0 && what < 7) {
             random_put(&r, &s, ids, &fails);
-        } else if (s.nvars > 0 && what < 16) {
+        } else if (s.nvars > 0 && what < 13) {
+            for (unsigned k = 1 + drng_below(&r, 3); k > 0 && fails == 0; k--)
+                random_put_typed(&r, &s, ids, &fails);
+        } else if (s.nvars > 0 && what < 18) {
             random_get(&r, &s, ids, &fails);
-        } else if (what < 18) {
+        } else if (s.nvars > 0 && what < 21) {
+            random_get_typed(&r, &s, ids, &fails);
+        } else if (s.nvars > 0 && what < 22) {
+            check_numerics(ids, (int)drng_below(&r, (unsigned)s.nvars), "in data mode", &fails);
+        } else if (s.nvars > 0 && what < 23) {
+            late_numerics(&r, &s, ids, &fails);
+        } else if (what < 25) {
             BOTH(fails, "sync", nc_sync(ids[0]), ncs_sync(ids[1]));
+        } else if (what < 27) {
+            /* the files closed and opened again: quantization and byte
+             * order come back from them */
+            BOTH(fails, "close to reopen", nc_close(ids[0]), ncs_close(ids[1]));
+            BOTH(fails, "reopen", nc_open(pnc, NC_WRITE, &ids[0]),
+                 ncs_open(pns, NCS_WRITE, &ids[1]));
+            s.reopened = 1;
+            for (int v = 0; v < s.nvars && fails == 0; v++) {
+                s.vreopened[v] = 1;
+                check_numerics(ids, v, "after reopen", &fails);
+            }
         } else if (s.nvars < RMAXV) {
             BOTH(fails, "redef", nc_redef(ids[0]), ncs_redef(ids[1]));
+            if (s.nvars > 0 && drng_chance(&r, 30))
+                late_numerics(&r, &s, ids, &fails);
             def_random_var(&r, &s, ids, NULL, &fails);
             BOTH(fails, "enddef", nc_enddef(ids[0]), ncs_enddef(ids[1]));
         }

@@ -106,6 +106,17 @@ int v3s_inq_var_zstd(int ncid, int varid, int *levelp)
     return status;
 }
 
+int v3s_def_var_endian(int ncid, int varid, int endian) { return nc_def_var_endian(ncid, varid, endian); }
+int v3s_inq_var_endian(int ncid, int varid, int *endianp) { return nc_inq_var_endian(ncid, varid, endianp); }
+int v3s_def_var_quantize(int ncid, int varid, int mode, int nsd)
+{
+    return nc_def_var_quantize(ncid, varid, mode, nsd);
+}
+int v3s_inq_var_quantize(int ncid, int varid, int *modep, int *nsdp)
+{
+    return nc_inq_var_quantize(ncid, varid, modep, nsdp);
+}
+
 /* ---- attributes by memory type ---------------------------------------------- */
 
 int v3s_put_att(int ncid, int varid, const char *name, int xtype, size_t len, int memtype,

@@ -66,4 +66,8 @@
 #define ncs_inq_var_fletcher32 v3s_inq_var_fletcher32
 #define ncs_def_var_zstd v3s_def_var_zstd
 #define ncs_inq_var_zstd v3s_inq_var_zstd
+#define ncs_def_var_endian v3s_def_var_endian
+#define ncs_inq_var_endian v3s_inq_var_endian
+#define ncs_def_var_quantize v3s_def_var_quantize
+#define ncs_inq_var_quantize v3s_inq_var_quantize
 #endif

@@ -161,8 +161,13 @@ static int v3_varm(int put, int kind, int ncid, int varid,
             imap = natural;
         }
     }
-    if (put && kind == VARM && imap != NULL && ndims > 0 && bitgroom(ncid, varid))
-        return varm_pieces(ncid, varid, ndims, start, count, stride, imap, memtype, buf);
+    if (put && kind == VARM && imap != NULL && bitgroom(ncid, varid)) {
+        /* the rank is not asked above when every array was given */
+        if (ndims == 0 && (status = ncs_inq_varndims(ncid, varid, &ndims)) != NC_NOERR)
+            return status;
+        if (ndims > 0)
+            return varm_pieces(ncid, varid, ndims, start, count, stride, imap, memtype, buf);
+    }
     return put ? ncs_put(ncid, varid, start, count, stride, imap, memtype, buf)
                : ncs_get(ncid, varid, start, count, stride, imap, memtype, buf);
 }

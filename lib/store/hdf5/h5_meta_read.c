@@ -581,6 +581,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         cvar *cv;
         hid_t t;
         int dimids[NCS_MAX_VAR_DIMS], swap;
+        H5T_order_t order = H5T_ORDER_NONE;
         if (d->dim_only)
             continue;
         v = ncsi_model_push_var(m);
@@ -596,6 +597,8 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         }
         t = H5Dget_type(d->ds);
         v->type = t >= 0 ? ncsi_h5_type_of(t, &swap) : 0;
+        if (v->type != 0 && v->type != NCS_CHAR)
+            order = H5Tget_order(t);
         if (v->type == 0)
             status = t >= 0 ? not_classic(t) : NCS_ERR(NCS_EHDFERR);
         if (t >= 0)
@@ -651,12 +654,13 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         status = read_storage(cv, &v->nofill);
         if (status != NCS_NOERR)
             goto done;
-        /* the file's byte order (text has none: netCDF-C reports
-         * NC_ENDIAN_NATIVE), and the quantization its attribute records,
-         * which later writes apply again */
-        cv->st.endian = v->type == NCS_CHAR ? NCS_ENDIAN_NATIVE
-                        : !swap ? NCSI_HOST_ENDIAN
-                        : NCSI_HOST_ENDIAN == NCS_ENDIAN_BIG ? NCS_ENDIAN_LITTLE : NCS_ENDIAN_BIG;
+        /* the file's byte order, as netCDF-C answers it: the order HDF5
+         * records, one-byte types included (their data never swaps);
+         * text has none (NCS_ENDIAN_NATIVE); and the quantization its
+         * attribute records, which later writes apply again */
+        cv->st.endian = order == H5T_ORDER_BE   ? NCS_ENDIAN_BIG
+                        : order == H5T_ORDER_LE ? NCS_ENDIAN_LITTLE
+                                                : NCS_ENDIAN_NATIVE;
         if (v->type == NCS_FLOAT || v->type == NCS_DOUBLE)
             ncsi_nc4_quantize_of(&v->atts, &cv->st.quantize, &cv->st.nsd);
         v->quantize = cv->st.quantize;

@@ -381,8 +381,9 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
     ftype = v->type == NCS_CHAR ? ncsi_h5_text_type(1) : H5Tcopy(ncsi_nc4_h5type(v->type));
     /* the order asked for, where it is not the machine's: chunks are
      * swapped on their way to and from the file (the fill value is given
-     * in the machine's order) */
-    other = v->type != NCS_CHAR && ncsi_type_size(v->type) > 1 &&
+     * in the machine's order); a one-byte type records the order too, as
+     * netCDF-C's do, with nothing to swap */
+    other = v->type != NCS_CHAR &&
             (cv->st.endian == NCS_ENDIAN_LITTLE || cv->st.endian == NCS_ENDIAN_BIG) &&
             cv->st.endian != NCSI_HOST_ENDIAN;
     if (space < 0 || dcpl < 0 || dapl < 0 || ftype < 0 ||
@@ -438,7 +439,7 @@ static int create_var(chunked *cs, const ncs_model *m, int varid)
         goto done;
     }
     cv->dset = ds;
-    cv->ck.swap = other;
+    cv->ck.swap = other && ncsi_type_size(v->type) > 1;
     free(cv->h5name);
     cv->h5name = ncsi_strdup(h5_name(m, varid, h5name));
     cv->extent0 = v->ndims > 0 ? dims[0] : 1;
