@@ -244,6 +244,13 @@ int main(int argc, char **argv)
     ST("open copy4", nc_open(path("copy4.nc"), NC_NOWRITE, &out));
     dump_var(out, "t");
     ST("close copy4", nc_close(out));
+    /* a netCDF-4 file of classic content, opened for writing: a writer
+     * may add what only netCDF-C represents */
+    ST("open copy4 for writing", nc_open(path("copy4.nc"), NC_WRITE, &out));
+    ST("redef copy4", nc_redef(out));
+    ST("def_grp in copy4", nc_def_grp(out, "added", &g));
+    ST("def_var string in group", nc_def_var(g, "names", NC_STRING, 0, NULL, &v));
+    ST("close copy4", nc_close(out));
 
     /* Closed ids answer NC_EBADID, on both sides; ids are reused as
      * netCDF-C reuses them. */

@@ -83,6 +83,22 @@ static int is_url(const char *path)
     return p > path && strncmp(p, "://", 3) == 0;
 }
 
+/* Whether path starts like an HDF5 file (its signature at byte 0, or
+ * after a user block of 512, 1024, 2048 ... bytes). */
+static int looks_hdf5(const char *path)
+{
+    static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+    unsigned char b[8];
+    int hdf5 = 0;
+    FILE *f = path != NULL ? fopen(path, "rb") : NULL;
+    if (f == NULL)
+        return 0;
+    for (long at = 0; !hdf5 && at <= 1L << 20; at = at ? at * 2 : 512)
+        hdf5 = fseek(f, at, SEEK_SET) == 0 && fread(b, 1, 8, f) == 8 && memcmp(b, sig, 8) == 0;
+    fclose(f);
+    return hdf5;
+}
+
 /* Whether ncslab's answer status sends an open to netCDF-C. */
 static int not_ncslabs(int status)
 {
@@ -135,15 +151,18 @@ static int open_any(const struct open_args *a, int *ncidp)
                                   : ncsv3_nc__open(a->path, a->mode, a->hint, NULL);
     if (policy == NCSD_ONLY_NETCDF || (policy == NCSD_AUTO && is_url(a->path) && ncsd_netcdf()))
         return bind_netcdf(a, ncidp);
+    if (policy == NCSD_AUTO && (a->mode & NC_WRITE) && !a->mem && looks_hdf5(a->path) &&
+        ncsv3_nc_open(a->path, NC_NOWRITE, &real) == NC_NOERR) {
+        /* a netCDF-4 file opened for writing: asked read-only first, so
+         * that a file netCDF-C is to serve is not opened for writing twice */
+        status = ncsv3_nc_inq_format(real, &format);
+        ncsv3_nc_close(real);
+        if (status == NC_NOERR && format == NC_FORMAT_NETCDF4 && ncsd_netcdf())
+            return bind_netcdf(a, ncidp);
+    }
     status = open_ncslab(a, &real);
     if (policy == NCSD_ONLY_NCSLAB)
         return bind(NCSD_NCSLAB, status, real, ncidp);
-    if (status == NC_NOERR && (a->mode & NC_WRITE) &&
-        ncsv3_nc_inq_format(real, &format) == NC_NOERR && format == NC_FORMAT_NETCDF4 &&
-        ncsd_netcdf()) {
-        ncsv3_nc_close(real);        /* read-only open: nothing changed */
-        return bind_netcdf(a, ncidp);
-    }
     if (not_ncslabs(status) && ncsd_netcdf())
         return bind_netcdf(a, ncidp);
     return bind(NCSD_NCSLAB, status, real, ncidp);
