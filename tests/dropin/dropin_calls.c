@@ -11,6 +11,7 @@
  *
  *   dropin_calls DIR     writes its files in DIR
  *   dropin_calls --libvers   prints nc_inq_libvers()
+ *   dropin_calls --szip FILE   writes a netCDF-4 file with an szip variable
  */
 #include <netcdf.h>
 #include <stdio.h>
@@ -159,6 +160,25 @@ int main(int argc, char **argv)
 
     if (argc == 2 && strcmp(argv[1], "--libvers") == 0) {
         printf("%s\n", nc_inq_libvers());
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "--szip") == 0) {
+        /* a netCDF-4 file with an szip-compressed variable, for the
+         * forwarding of filters ncslab does not run; status 77 when this
+         * netCDF-C has no szip */
+        int ncid, d, v, st;
+        float x[64];
+        for (int i = 0; i < 64; i++)
+            x[i] = (float)i / 4;
+        if ((st = nc_create(argv[2], NC_CLOBBER | NC_NETCDF4 | NC_CLASSIC_MODEL, &ncid)) ||
+            (st = nc_def_dim(ncid, "n", 64, &d)) || (st = nc_def_var(ncid, "x", NC_FLOAT, 1, &d, &v)))
+            return 1;
+        if (nc_def_var_szip(ncid, v, 32, 32) != NC_NOERR) {
+            nc_abort(ncid);
+            return 77;
+        }
+        if ((st = nc_enddef(ncid)) || (st = nc_put_var_float(ncid, v, x)) || (st = nc_close(ncid)))
+            return 1;
         return 0;
     }
     if (argc != 2) {

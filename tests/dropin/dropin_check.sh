@@ -105,6 +105,15 @@ for f in c1.nc c5.nc c7.nc e.nc; do
     done
 done
 pass "ncdump outputs compared"
+"$calls" --szip "$tmp/szip.nc"
+case $? in
+0)  ncdump -s "$tmp/szip.nc" >"$tmp/a.txt" 2>&1
+    "$run" ncdump -s "$tmp/szip.nc" >"$tmp/b.txt" 2>&1
+    cmp -s "$tmp/a.txt" "$tmp/b.txt" && pass "a file with a filter ncslab does not run (szip) is forwarded" ||
+        { fail "szip file: ncdump differs"; diff "$tmp/a.txt" "$tmp/b.txt" | head -5; } ;;
+77) echo "skip: this netCDF-C writes no szip" ;;
+*)  fail "dropin_calls --szip" ;;
+esac
 NCSLAB_NETCDF_C=none "$run" ncdump -h "$tmp/plain/e.nc" >"$tmp/b.txt" 2>&1
 rc=$?
 [ $rc -ne 0 ] && [ $rc -lt 128 ] && pass "no netCDF-C to forward to: the enhanced file fails cleanly ($(head -c 60 "$tmp/b.txt"))" ||

@@ -13,7 +13,8 @@
  *   netCDF-4 files of the enhanced model are created by netCDF-C.
  * - what ncslab answers NC_ENOTNC (not a format it reads: HDF4, plain
  *   HDF5, a user format) or NC_ENOTBUILT (a feature it lacks: groups,
- *   strings, user types, a URL) goes to netCDF-C.
+ *   strings, user types, a URL) goes to netCDF-C, and so does a netCDF-4
+ *   file with a filter ncslab does not run (szip, a plugin's).
  * NCSLAB_DROPIN=ncslab serves everything by ncslab (and never loads
  * netCDF-C), NCSLAB_DROPIN=netcdf everything by netCDF-C.  Without
  * netCDF-C, ncslab's own answer stands.
@@ -21,6 +22,7 @@
 #include "config.h"
 #include "dropin.h"
 #include "ncslab/netcdf_meta.h"
+#include "ncslab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -99,6 +101,28 @@ static int looks_hdf5(const char *path)
     return hdf5;
 }
 
+/* Whether ncslab runs every filter of every variable of its file real:
+ * a file with another (szip, a plugin's) is one netCDF-C may read, with
+ * HDF5's filter, and ncslab cannot. */
+static int runs_filters(int real)
+{
+    int nvars, n, format;
+    unsigned ids[NCS_MAX_FILTERS];
+    if (ncsv3_nc_inq_format(real, &format) != NC_NOERR ||
+        (format != NC_FORMAT_NETCDF4 && format != NC_FORMAT_NETCDF4_CLASSIC))
+        return 1;
+    if (ncs_inq_nvars(real, &nvars) != NCS_NOERR)
+        return 1;
+    for (int v = 0; v < nvars; v++) {
+        if (ncs_inq_var_filter_ids(real, v, &n, ids) != NCS_NOERR)
+            continue;
+        for (int i = 0; i < n; i++)
+            if (ids[i] != 1 && ids[i] != 2 && ids[i] != 3 && ids[i] != 32015)
+                return 0;
+    }
+    return 1;
+}
+
 /* Whether ncslab's answer status sends an open to netCDF-C. */
 static int not_ncslabs(int status)
 {
@@ -165,6 +189,10 @@ static int open_any(const struct open_args *a, int *ncidp)
         return bind(NCSD_NCSLAB, status, real, ncidp);
     if (not_ncslabs(status) && ncsd_netcdf())
         return bind_netcdf(a, ncidp);
+    if (status == NC_NOERR && !runs_filters(real) && ncsd_netcdf()) {
+        ncsv3_nc_close(real);
+        return bind_netcdf(a, ncidp);
+    }
     return bind(NCSD_NCSLAB, status, real, ncidp);
 }
 
