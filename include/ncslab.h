@@ -489,9 +489,12 @@ int ncs_inq_var_fletcher32(int ncid, int varid, int *fletcher32p);
 /* Byte order of the variable's data in the file: NCS_ENDIAN_NATIVE (the
  * machine's), NCS_ENDIAN_LITTLE or NCS_ENDIAN_BIG; any other value is kept
  * and means the machine's.  NCS_EINVAL for a text variable.  The inquiry
- * returns what was set, else the file's order (a new variable:
- * NCS_ENDIAN_NATIVE).  Errors as above; the settings may be changed
- * until the variable is laid out (NCS_ELATEDEF), in define mode. */
+ * returns what was set, else the file's order as HDF5 records it, which
+ * netCDF-C reports too: a one-byte type's included (HDF5 records one for
+ * it, though its data never swaps), NCS_ENDIAN_NATIVE for text, which has
+ * none; a new variable: NCS_ENDIAN_NATIVE.  Errors as above; the
+ * settings may be changed until the variable is laid out (NCS_ELATEDEF),
+ * in define mode. */
 #define NCS_ENDIAN_NATIVE 0
 #define NCS_ENDIAN_LITTLE 1
 #define NCS_ENDIAN_BIG    2
