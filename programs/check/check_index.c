@@ -346,7 +346,8 @@ void check_index(check_file *c, int ncid)
     }
     if (lost)
         check_info(c, "out of memory: chunks not checked for overlaps");
-    qsort(spans, nspans, sizeof *spans, by_offset);
+    if (nspans > 1)     /* qsort wants an array, even of none */
+        qsort(spans, nspans, sizeof *spans, by_offset);
     for (size_t i = 1; i < nspans; i++) {
         const span *a = &spans[i - 1], *b = &spans[i];
         char an[2 * NCS_MAX_NAME], bn[2 * NCS_MAX_NAME];
