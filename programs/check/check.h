@@ -41,6 +41,9 @@ void check_warning(check_file *c, long long offset, const char *fmt, ...) CHECK_
 /* A line of -v output. */
 void check_info(check_file *c, const char *fmt, ...) CHECK_PRINTF(2, 3);
 
+/* "[a,b,c]" of n values into buf (len bytes); returns buf (check_data.c). */
+const char *check_index_str(const size_t *v, int n, char *buf, size_t len);
+
 /* Looks for PATH-ncsjournal, the journal an interrupted redefinition
  * leaves (doc/reliability.md), and reports it as an error, saying whether
  * it is complete (the next ncs_open rolls the file back) or was cut short.

@@ -32,7 +32,7 @@ static const char *type_name(int t)
 }
 
 /* "[a,b,c]" of n values into buf. */
-static const char *index_str(const size_t *v, int n, char *buf, size_t len)
+const char *check_index_str(const size_t *v, int n, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -206,8 +206,8 @@ static void check_var(check_file *c, int ncid, int varid)
                 first_missing_row(ncid, varid, start, count, buf);
             check_error(c, -1, "%s: from start %s count %s on, the data lie past the "
                         "end of the file (%llu bytes): %s", owner,
-                        index_str(start, ndims, where[0], sizeof where[0]),
-                        index_str(count, ndims, where[1], sizeof where[1]), c->fsize,
+                        check_index_str(start, ndims, where[0], sizeof where[0]),
+                        check_index_str(count, ndims, where[1], sizeof where[1]), c->fsize,
                         ncs_strerror(status));
             break;
         }
@@ -218,11 +218,11 @@ static void check_var(check_file *c, int ncid, int varid)
                 for (d = 0; d < ndims; d++)
                     idx[d] = start[d] / chunks[d];
                 snprintf(chunk, sizeof chunk, "chunk %s, ",
-                         index_str(idx, ndims, where[1], sizeof where[1]));
+                         check_index_str(idx, ndims, where[1], sizeof where[1]));
             }
             check_error(c, -1, "%s: %sstart %s count %s: %s", owner, chunk,
-                        index_str(start, ndims, where[0], sizeof where[0]),
-                        index_str(count, ndims, where[1], sizeof where[1]),
+                        check_index_str(start, ndims, where[0], sizeof where[0]),
+                        check_index_str(count, ndims, where[1], sizeof where[1]),
                         ncs_strerror(status));
         }
         /* the next tile, the last dimension fastest */
@@ -252,12 +252,12 @@ static void check_var(check_file *c, int ncid, int varid)
         if (fletcher)
             snprintf(filters + used, sizeof filters - used, ", fletcher32");
         check_info(c, "%s: %s %s, %s%s%s, %llu reads of up to %s, %llu failed", owner,
-                   type_name(type), index_str(shape, ndims, where[0], sizeof where[0]),
+                   type_name(type), check_index_str(shape, ndims, where[0], sizeof where[0]),
                    storage == NCS_CHUNKED ? "chunks " :
                    storage == NCS_COMPACT ? "compact" : "contiguous",
-                   storage == NCS_CHUNKED ? index_str(chunks, ndims, where[1],
+                   storage == NCS_CHUNKED ? check_index_str(chunks, ndims, where[1],
                                                       sizeof where[1]) : "",
-                   filters, nreads, index_str(tile, ndims, where[2], sizeof where[2]),
+                   filters, nreads, check_index_str(tile, ndims, where[2], sizeof where[2]),
                    nfailed);
     }
 }

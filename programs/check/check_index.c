@@ -77,18 +77,6 @@ typedef struct index_walk {
     int spans_lost;                  /* out of memory: no overlap check */
 } index_walk;
 
-/* "[a,b,c]" of n values into buf. */
-static const char *coords(const size_t *v, int n, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int d = 0; d < n && used < len; d++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%zu", d ? "," : "[", v[d]);
-    if (used < len)
-        snprintf(buf + used, len - used, n ? "]" : "[]");
-    return buf;
-}
-
 /* The chunk's label: its index in the chunk grid (HDF5 reads every origin
  * on the grid). */
 static const char *chunk_label(const index_walk *w, const size_t *origin, char *buf,
@@ -98,7 +86,7 @@ static const char *chunk_label(const index_walk *w, const size_t *origin, char *
     char tmp[200];
     for (int d = 0; d < w->ndims; d++)
         idx[d] = origin[d] / w->chunks[d];
-    snprintf(buf, len, "chunk %s", coords(idx, w->ndims, tmp, sizeof tmp));
+    snprintf(buf, len, "chunk %s", check_index_str(idx, w->ndims, tmp, sizeof tmp));
     return buf;
 }
 
@@ -169,7 +157,7 @@ static int visit_chunk(void *arg, const size_t *origin, unsigned mask,
     if (!inside && counted(w))
         check_error(c, at, "%s: %s: the index places it outside the variable's "
                     "extent %s", w->owner, label,
-                    coords(w->extent, w->ndims, where, sizeof where));
+                    check_index_str(w->extent, w->ndims, where, sizeof where));
     if (size == 0) {
         if (counted(w))
             check_error(c, at, "%s: %s: the index gives it no bytes", w->owner, label);
