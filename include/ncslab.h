@@ -147,6 +147,12 @@ extern "C" {
                                      loaded at run time */
 #define NCS_EFILTER       (-132) /* filter failure */
 #define NCS_ENOFILTER     (-136) /* filter not available */
+#define NCS_ENOPAR        (-114) /* a parallel call on a file not opened
+                                     for parallel access (ncslab_par.h) */
+#define NCS_EMULTIDEFINE  (-250) /* the processes of a parallel file
+                                     disagree on its definitions or on the
+                                     arguments of a collective call
+                                     (PnetCDF's NC_EMULTIDEFINE) */
 
 /* ---- library ------------------------------------------------------------ */
 

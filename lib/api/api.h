@@ -21,6 +21,18 @@ int ncsi_file_register(ncs_file *f);          /* assigns f->ncid */
 void ncsi_file_modes(ncs_file *f);
 void ncsi_file_unregister(ncs_file *f);
 
+/* ncs_create and ncs_open for another opener (the parallel API,
+ * lib/par): ncs_create with store (NULL: the registry's choice), and
+ * ncs_open where pick, given the registry's status and choice for the
+ * file, may put another store in its place (and its arg), or an error;
+ * arg reaches the store's open or create as f->open_arg. */
+typedef int (*ncsi_store_picker)(int status, const ncs_store_methods **storep,
+                                 const void **argp);
+int ncsi_file_create_with(const char *path, int cmode, const ncs_store_methods *store,
+                          const void *arg, int *ncidp);
+int ncsi_file_open_with(const char *path, int mode, ncsi_store_picker pick, const void *arg,
+                        int *ncidp);
+
 /* The general path of ncs_get1, every check included (api_data.c), for
  * the fast path of api_get1.c. */
 int ncsi_get1_checked(int ncid, int varid, const size_t *index, int memtype, void *buf);

@@ -524,9 +524,9 @@ static int quantized_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
     return status;
 }
 
-static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
-                    const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
-                    void *buf, int put, int one)
+static int transfer_checked(int ncid, int varid, const size_t *start, const size_t *count,
+                            const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                            void *buf, int put, int one)
 {
     static const size_t zeros[NCS_MAX_VAR_DIMS];
     size_t full_inl[NCSI_SLAB_INLINE], *full = full_inl;
@@ -645,6 +645,28 @@ done:
         ncsi_slab_release(&s);
     if (full != full_inl)
         free(full);
+    return status;
+}
+
+/* A data call through the general path.  In a store whose data calls are
+ * collective (the parallel one), a call that reached neither its get nor
+ * its put slot, refused or moving nothing, still takes part in the
+ * collective (the store's skip), so that the other processes do not wait
+ * for it and all of them learn of a refusal. */
+static int transfer(int ncid, int varid, const size_t *start, const size_t *count,
+                    const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
+                    void *buf, int put, int one)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    uint64_t before;
+    int status;
+    if (f == NULL || !NCSI_STORE_HAS(f, skip))
+        return transfer_checked(ncid, varid, start, count, stride, imap, memtype, buf, put,
+                                one);
+    before = f->xfers;
+    status = transfer_checked(ncid, varid, start, count, stride, imap, memtype, buf, put, one);
+    if (f->xfers == before)
+        status = ncsi_store_skip(f, varid, put, status);
     return status;
 }
 

@@ -132,6 +132,12 @@ int ncs_inq_type_size(int xtype, size_t *sizep)
 
 int ncs_create(const char *path, int cmode, int *ncidp)
 {
+    return ncsi_file_create_with(path, cmode, NULL, NULL, ncidp);
+}
+
+int ncsi_file_create_with(const char *path, int cmode, const ncs_store_methods *store,
+                          const void *arg, int *ncidp)
+{
     const int known = NCS_WRITE | NCS_NOCLOBBER | NCS_64BIT_DATA | NCS_CLASSIC_MODEL |
                       NCS_64BIT_OFFSET | NCS_SHARE | NCS_NETCDF4 | NCS_DISKLESS |
                       0x0400 /* NC_LOCK */;
@@ -155,8 +161,10 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     f->flags = NCSI_F_WRITE | NCSI_F_INDEF | NCSI_F_CREATED;
     if (cmode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
-    f->store = ncsi_store_for_create(cmode);
+    f->store = store != NULL ? store : ncsi_store_for_create(cmode);
+    f->open_arg = arg;
     status = ncsi_store_create(f, path, cmode);
+    f->open_arg = NULL;
     if (status != NCS_NOERR) {
         file_free(f);
         return status;
@@ -173,7 +181,8 @@ int ncs_create(const char *path, int cmode, int *ncidp)
     return NCS_NOERR;
 }
 
-static int open_file(const char *path, int mode, int *ncidp)
+static int open_file(const char *path, int mode, ncsi_store_picker pick, const void *arg,
+                     int *ncidp)
 {
     ncs_file *f;
     int status;
@@ -188,11 +197,15 @@ static int open_file(const char *path, int mode, int *ncidp)
     if (mode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
     status = ncsi_store_for_open(path, &f->store);
+    if (pick != NULL)
+        status = pick(status, &f->store, &arg);
     if (status != NCS_NOERR) {
         file_free(f);
         return status;
     }
+    f->open_arg = arg;
     status = ncsi_store_open(f, path, mode);
+    f->open_arg = NULL;
     if (status != NCS_NOERR) {
         file_free(f);
         return status;
@@ -213,7 +226,18 @@ int ncs_open(const char *path, int mode, int *ncidp)
     int status;
     ncsi_fastpath_init();
     ncsi_diag_reset();
-    status = open_file(path, mode, ncidp);
+    status = open_file(path, mode, NULL, NULL, ncidp);
+    ncsi_diag_done(status);
+    return status;
+}
+
+int ncsi_file_open_with(const char *path, int mode, ncsi_store_picker pick, const void *arg,
+                        int *ncidp)
+{
+    int status;
+    ncsi_fastpath_init();
+    ncsi_diag_reset();
+    status = open_file(path, mode, pick, arg, ncidp);
     ncsi_diag_done(status);
     return status;
 }
@@ -285,7 +309,7 @@ int ncs__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree,
 
 int ncs_enddef(int ncid)
 {
-    return ncs__enddef(ncid, 0, 1, 0, 1);
+    return ncs__enddef(ncid, 0, NCSI_ALIGN_DEFAULT, 0, NCSI_ALIGN_DEFAULT);
 }
 
 int ncs_sync(int ncid)
@@ -340,7 +364,7 @@ int ncs_close(int ncid)
     if (f == NULL)
         return NCS_ERR(NCS_EBADID);
     if (f->flags & NCSI_F_INDEF) {
-        int status = do_enddef(f, 0, 1, 0, 1);
+        int status = do_enddef(f, 0, NCSI_ALIGN_DEFAULT, 0, NCSI_ALIGN_DEFAULT);
         if (status != NCS_NOERR) {
             ncs_abort(ncid);
             return status;

@@ -84,7 +84,6 @@ enum {
     NCSI_ENOCOMPOUND = -109,
     NCSI_EATTEXISTS = -110,
     NCSI_ENOTNC3 = -113,
-    NCSI_ENOPAR = -114,
     NCSI_EPARINIT = -115,
     NCSI_EBADGRPID = -116,
     NCSI_EBADTYPID = -117,
@@ -178,7 +177,7 @@ static const char *const messages[] = {
     [-NCS_ENOTNC4] = "NetCDF: Attempting netcdf-4 operation on netcdf-3 file",
     [-NCS_ESTRICTNC3] = "NetCDF: Attempting netcdf-4 operation on strict nc3 netcdf-4 file",
     [-NCSI_ENOTNC3] = "NetCDF: Attempting netcdf-3 operation on netcdf-4 file",
-    [-NCSI_ENOPAR] = "NetCDF: Parallel operation on file opened for non-parallel access",
+    [-NCS_ENOPAR] = "NetCDF: Parallel operation on file opened for non-parallel access",
     [-NCSI_EPARINIT] = "NetCDF: Error initializing for parallel access",
     [-NCSI_EBADGRPID] = "NetCDF: Bad group ID",
     [-NCSI_EBADTYPID] = "NetCDF: Bad type ID",
@@ -210,6 +209,8 @@ static const char *const messages[] = {
     [-NCSI_EOBJECT] = "NetCDF: Some object exists when it should not",
     [-NCSI_ENOOBJECT] = "NetCDF: Some object not found",
     [-NCSI_EPLUGIN] = "NetCDF: Unclassified failure in accessing a dynamically loaded plugin",
+    [-NCS_EMULTIDEFINE] = "The processes of a parallel file disagree on its definitions "
+                          "or on a collective call's arguments",
 };
 
 const char *ncs_strerror(int status)

@@ -140,7 +140,23 @@ typedef struct ncs_store_methods {
     int (*chunk_index)(ncs_file *f, int varid, size_t *extent, ncs_chunk_visitor *visit,
                        void *arg);
     int (*close)(ncs_file *f, int abort);
+    /* Optional, in a store whose data calls are collective (the parallel
+     * one): a get (put != 0: a put) of variable varid that ended with
+     * status without reaching the get or put slot (its request was
+     * refused, or it moves nothing) takes part in the collective all the
+     * same, moving nothing; returns the status the caller gets (status
+     * itself, or another process's error where status is NCS_NOERR).
+     * varid may be any int. */
+    int (*skip)(ncs_file *f, int varid, int put, int status);
+    /* enddef takes NCSI_ALIGN_DEFAULT for v_align and r_align as its own
+     * defaults (else the wrapper makes them netCDF-C's, 1). */
+    int align_defaults;
 } ncs_store_methods;
+
+/* v_align and r_align of an enddef with no alignment asked for (ncs_enddef,
+ * the enddef of ncs_close): netCDF-C's, 1, in every store but one that sets
+ * align_defaults. */
+#define NCSI_ALIGN_DEFAULT ((size_t)-2)
 
 
 #define NCSI_F_WRITE   0x01
@@ -152,6 +168,7 @@ typedef struct ncs_store_methods {
 #define NCSI_F_NDIRTY  0x40   /* numrecs differs from the file */
 #define NCSI_F_NC4     0x80   /* netCDF-4 file not marked classic-model
                                  (no _nc3_strict): NCS_FORMAT_NETCDF4 */
+#define NCSI_F_PAR     0x100  /* opened through ncslab_par.h (lib/par) */
 
 /* The get1 memo: a box of indices of one variable whose elements sit at
  * fixed addresses in memory the back end holds (a cached page, a pinned
@@ -267,6 +284,13 @@ struct ncs_file {
     const ncs_store_methods *store;
     void *state;            /* the back end's own */
     char *path;
+    /* What the opener gave the store for its open or create (the parallel
+     * store's communicator and hints), NULL for a serial open; read by
+     * the store's open or create only. */
+    const void *open_arg;
+    uint64_t xfers;         /* calls of the get and put slots so far (a
+                               collective store's skip is owed where a data
+                               call made none) */
 };
 
 /* ---- the wrappers: every call of a slot goes through one of these ----
@@ -280,13 +304,22 @@ static inline int ncsi_store_create(ncs_file *f, const char *path, int cmode)
 { ncsi_memo_clear(&f->memo); return f->store->create(f, path, cmode); }
 static inline int ncsi_store_enddef(ncs_file *f, size_t h_minfree, size_t v_align,
                                     size_t v_minfree, size_t r_align)
-{ ncsi_memo_clear(&f->memo); return f->store->enddef(f, h_minfree, v_align, v_minfree, r_align); }
+{
+    ncsi_memo_clear(&f->memo);
+    if (!f->store->align_defaults) {
+        if (v_align == NCSI_ALIGN_DEFAULT)
+            v_align = 1;
+        if (r_align == NCSI_ALIGN_DEFAULT)
+            r_align = 1;
+    }
+    return f->store->enddef(f, h_minfree, v_align, v_minfree, r_align);
+}
 static inline int ncsi_store_get(ncs_file *f, int varid, const ncs_slab *s, int memtype,
                                  void *buf)
-{ ncsi_memo_clear(&f->memo); return f->store->get(f, varid, s, memtype, buf); }
+{ ncsi_memo_clear(&f->memo); f->xfers++; return f->store->get(f, varid, s, memtype, buf); }
 static inline int ncsi_store_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
                                  const void *buf)
-{ ncsi_memo_clear(&f->memo); return f->store->put(f, varid, s, memtype, buf); }
+{ ncsi_memo_clear(&f->memo); f->xfers++; return f->store->put(f, varid, s, memtype, buf); }
 /* Called only for varids below f->nfast, which is 0 where the slot is
  * absent (ncsi_file_modes): no test on the hottest path. */
 static inline int ncsi_store_get1(ncs_file *f, int varid, const size_t *index, void *buf)
@@ -368,6 +401,8 @@ static inline int ncsi_store_chunk_index(ncs_file *f, int varid, size_t *extent,
         extent[d] = (size_t)(v->isrec && d == 0 ? f->model.numrecs : v->shape[d]);
     return NCS_NOERR;
 }
+static inline int ncsi_store_skip(ncs_file *f, int varid, int put, int status)
+{ return f->store->skip != NULL ? f->store->skip(f, varid, put, status) : status; }
 static inline int ncsi_store_close(ncs_file *f, int abort)
 { ncsi_memo_clear(&f->memo); return f->store->close(f, abort); }
 

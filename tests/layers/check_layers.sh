@@ -29,10 +29,17 @@ allowed() {
     chunk)    echo "common.h engine.h chunk.h" ;;
     hdf5)     echo "common.h model.h engine.h io.h store.h chunk.h hdf5_store.h hdf5.h" ;;
     api)      echo "common.h model.h engine.h io.h store.h chunk.h api.h" ;;
+    mpi)      echo "common.h model.h engine.h io.h store.h classic.h journal.h mpi_store.h mpi.h" ;;
+    par)      echo "common.h model.h engine.h io.h store.h classic.h journal.h chunk.h api.h mpi_store.h par.h mpi.h" ;;
     compat|v3|dropinv3|dropin|programs) echo "" ;;
     esac
 }
 headers="common.h model.h engine.h io.h store.h classic.h journal.h chunk.h hdf5_store.h api.h"
+# the parallel folders' headers and <mpi.h>, where the build has MPI
+# (their folders print no flags without it)
+mpi_built=no
+echo "$flags" | grep -q '^mpi .' && mpi_built=yes
+[ $mpi_built = yes ] && headers="$headers mpi_store.h par.h"
 
 # Without any flag, is <hdf5.h> on the compiler's own path?  Then no
 # include path can keep it out, and its row is not checked.
@@ -40,13 +47,21 @@ echo '#include <hdf5.h>' > "$tmp/h.c"
 hdf5_default=no
 $CC -fsyntax-only -c "$tmp/h.c" -o /dev/null 2>/dev/null && hdf5_default=yes
 
-for folder in common model engine io store classic chunk hdf5 api compat v3 dropinv3 dropin programs; do
+echo '#include <mpi.h>' > "$tmp/m.c"
+mpi_default=no
+$CC -fsyntax-only -c "$tmp/m.c" -o /dev/null 2>/dev/null && mpi_default=yes
+sys=hdf5.h
+[ $mpi_built = yes ] && [ $mpi_default = no ] && sys="$sys mpi.h"
+
+folders="common model engine io store classic chunk hdf5 api compat v3 dropinv3 dropin programs"
+[ $mpi_built = yes ] && folders="$folders mpi par"
+for folder in $folders; do
     f=$(echo "$flags" | sed -n "s/^$folder //p")
     ok=$(allowed $folder)
-    for h in $headers hdf5.h; do
-        if [ "$h" = hdf5.h ]; then
-            [ $hdf5_default = yes ] && continue
-            echo "#include <hdf5.h>" > "$tmp/t.c"
+    for h in $headers $sys; do
+        if [ "$h" = hdf5.h ] || [ "$h" = mpi.h ]; then
+            [ "$h" = hdf5.h ] && [ $hdf5_default = yes ] && continue
+            echo "#include <$h>" > "$tmp/t.c"
         else
             echo "#include \"$h\"" > "$tmp/t.c"
         fi

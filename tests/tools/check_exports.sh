@@ -87,6 +87,19 @@ if [ ! -f "$lib" ]; then
 fi
 check "$lib" "$srcdir/lib/libncslab.sym" ncs_
 
+lib=$top_builddir/lib/.libs/libncslab_par.so
+if [ -f "$lib" ]; then
+    check "$lib" "$srcdir/lib/libncslab_par.sym" ncs_
+    # libncslab_par is libncslab and the functions of ncslab_par.h
+    extra=$(LC_ALL=C comm -13 "$srcdir/lib/libncslab.sym" "$srcdir/lib/libncslab_par.sym")
+    lost=$(LC_ALL=C comm -23 "$srcdir/lib/libncslab.sym" "$srcdir/lib/libncslab_par.sym")
+    declared=$(sed -n 's/^int \(ncs_[a-z_]*\)(.*/\1/p' "$srcdir/include/ncslab_par.h" | LC_ALL=C sort)
+    if [ -n "$lost" ] || [ "$extra" != "$declared" ]; then
+        echo "FAIL: lib/libncslab_par.sym is not lib/libncslab.sym and ncslab_par.h's functions"
+        status=1
+    fi
+fi
+
 lib=$top_builddir/lib/.libs/libncslab_v2.so
 if [ -f "$lib" ]; then
     check "$lib" "$srcdir/lib/compat/v2/libncslab_v2.sym" ""

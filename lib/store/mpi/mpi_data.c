@@ -1,0 +1,385 @@
+/*
+ * mpi_data.c -- the parallel classic back end's data path: a validated
+ * request's runs (the hyperslab engine's, in increasing file order) become
+ * one MPI file type, each run a block of bytes or a vector of elements;
+ * the elements travel through a staging buffer in the file's external
+ * form, in run order, converted on the way in or out; one MPI-IO call
+ * moves them: MPI_File_write_all / read_all on the collective handle for
+ * a variable in collective mode, the independent calls on this process's
+ * own handle otherwise.
+ *
+ * A collective call is agreed before anything moves: every process
+ * contributes its status (a refusal of the API layer comes through
+ * ncsi_mpi_skip) and the records its put needs; when any process failed,
+ * none transfers and every one returns an error; else the record count
+ * becomes the largest needed, and after the transfer the processes agree
+ * on its outcome too.  A process with nothing to move takes part with an
+ * empty view.
+ */
+#include "mpi_store.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest block or vector one entry of the file type holds. */
+#define BLOCK_MAX ((uint64_t)1 << 30)
+
+typedef struct run {
+    uint64_t off;            /* file offset of the first element */
+    uint64_t n;              /* elements */
+    uint64_t gap;            /* bytes between them in the file */
+    uint64_t pos;            /* byte offset in the staging buffer */
+    ptrdiff_t moff, mstep;   /* memory, in elements */
+} run;
+
+typedef struct plan {
+    ncs_file *f;
+    const ncs_var *v;
+    int memtype;
+    size_t msz;
+    int put;
+    const unsigned char *src; /* the caller's buffer (put) */
+    unsigned char *stage;
+    uint64_t nstage;
+    run *runs;
+    size_t nruns, cap;
+    int erange;
+} plan;
+
+static int add_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t fstep,
+                   ptrdiff_t moff, ptrdiff_t mstep)
+{
+    plan *p = ctx;
+    const ncs_var *v = p->v;
+    run *r;
+    if (p->nruns == p->cap) {
+        size_t ncap = p->cap ? 2 * p->cap : 16;
+        run *q = realloc(p->runs, ncap * sizeof *q);
+        if (q == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        p->runs = q;
+        p->cap = ncap;
+    }
+    r = &p->runs[p->nruns++];
+    r->off = v->begin + rec * MS(p->f)->cl.lay.recsize + elem * v->xsz;
+    r->n = n;
+    r->gap = fstep * v->xsz;
+    r->pos = p->nstage;
+    r->moff = moff;
+    r->mstep = mstep;
+    p->nstage += n * v->xsz;
+    if (p->put &&
+        ncsi_encode(v->type, p->stage + r->pos, (size_t)n, p->memtype,
+                    p->src + moff * (ptrdiff_t)p->msz, mstep, p->f->version) == NCS_ERANGE)
+        p->erange = 1;
+    return NCS_NOERR;
+}
+
+static void plan_free(plan *p)
+{
+    free(p->stage);
+    free(p->runs);
+}
+
+/* The runs of s and the staging buffer (for a put, filled). */
+static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                      const void *buf, int put)
+{
+    const ncs_var *v = &f->model.vars[varid];
+    memset(p, 0, sizeof *p);
+    p->f = f;
+    p->v = v;
+    p->memtype = memtype;
+    p->msz = ncsi_type_size(memtype);
+    p->put = put;
+    p->src = buf;
+    if (s->nelems > (uint64_t)PTRDIFF_MAX / v->xsz)
+        return NCS_ERR(NCS_ENOMEM);
+    /* zeros: what a read past the end of the file leaves */
+    p->stage = ncsi_calloc(s->nelems > 0 ? (size_t)(s->nelems * v->xsz) : 1, 1);
+    if (p->stage == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    return ncsi_slab_runs(s, v->dsizes, add_run, p);
+}
+
+/* The file type of p's runs (MPI_BYTE where there are none), committed. */
+static int file_type(const plan *p, MPI_Datatype *tp)
+{
+    size_t cap = 0, nb = 0;
+    int *lens = NULL;
+    MPI_Aint *disps = NULL;
+    MPI_Datatype *types = NULL;
+    int status = NCS_NOERR, err = MPI_SUCCESS;
+    size_t xsz;
+
+    *tp = MPI_BYTE;
+    if (p->nruns == 0)
+        return NCS_NOERR;
+    xsz = p->v->xsz;
+    for (size_t i = 0; i < p->nruns && status == NCS_NOERR; i++) {
+        const run *r = &p->runs[i];
+        uint64_t left = r->n, off = r->off;
+        int contiguous = r->gap == xsz || r->n == 1;
+        while (left > 0 && status == NCS_NOERR) {
+            uint64_t k = contiguous ? (left * xsz > BLOCK_MAX ? BLOCK_MAX / xsz : left)
+                                    : (left > BLOCK_MAX ? BLOCK_MAX : left);
+            if (contiguous && nb > 0 && types[nb - 1] == MPI_BYTE &&
+                (uint64_t)disps[nb - 1] + (uint64_t)lens[nb - 1] == off &&
+                (uint64_t)lens[nb - 1] + k * xsz <= BLOCK_MAX) {
+                lens[nb - 1] += (int)(k * xsz);          /* follows on: one block */
+            } else {
+                if (nb == cap) {
+                    size_t ncap = cap ? 2 * cap : 16;
+                    int *l = realloc(lens, ncap * sizeof *l);
+                    MPI_Aint *d = l ? realloc(disps, ncap * sizeof *d) : NULL;
+                    MPI_Datatype *t = d ? realloc(types, ncap * sizeof *t) : NULL;
+                    if (l != NULL)
+                        lens = l;
+                    if (d != NULL)
+                        disps = d;
+                    if (t == NULL) {
+                        status = NCS_ERR(NCS_ENOMEM);
+                        break;
+                    }
+                    types = t;
+                    cap = ncap;
+                }
+                disps[nb] = (MPI_Aint)off;
+                if (contiguous) {
+                    lens[nb] = (int)(k * xsz);
+                    types[nb] = MPI_BYTE;
+                } else {
+                    lens[nb] = 1;
+                    err = MPI_Type_create_hvector((int)k, (int)xsz, (MPI_Aint)r->gap, MPI_BYTE,
+                                                  &types[nb]);
+                    if (err != MPI_SUCCESS) {
+                        status = ncsi_mpi_status(err);
+                        break;
+                    }
+                }
+                nb++;
+            }
+            off += contiguous ? k * xsz : k * r->gap;
+            left -= k;
+        }
+    }
+    if (status == NCS_NOERR && nb > INT_MAX)
+        status = NCS_ERR(NCS_ENOMEM);
+    if (status == NCS_NOERR && nb > 0) {
+        err = MPI_Type_create_struct((int)nb, lens, disps, types, tp);
+        if (err == MPI_SUCCESS)
+            err = MPI_Type_commit(tp);
+        status = ncsi_mpi_status(err);
+        if (status != NCS_NOERR)
+            *tp = MPI_BYTE;
+    }
+    for (size_t i = 0; i < nb; i++)
+        if (types[i] != MPI_BYTE)
+            MPI_Type_free(&types[i]);
+    free(lens);
+    free(disps);
+    free(types);
+    return status;
+}
+
+/* The memory side: nstage bytes from the staging buffer, as count items
+ * of *tp (MPI counts are ints). */
+static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
+{
+    int err;
+    if (n <= (uint64_t)INT_MAX) {
+        *tp = MPI_BYTE;
+        *count = (int)n;
+        return NCS_NOERR;
+    }
+    /* whole blocks of BLOCK_MAX bytes, then the rest */
+    {
+        MPI_Datatype block, rest, parts[2];
+        int lens[2];
+        MPI_Aint disps[2];
+        uint64_t nblocks = n / BLOCK_MAX, tail = n % BLOCK_MAX;
+        err = MPI_Type_contiguous((int)BLOCK_MAX, MPI_BYTE, &block);
+        if (err == MPI_SUCCESS)
+            err = MPI_Type_contiguous((int)nblocks, block, &parts[0]);
+        if (err != MPI_SUCCESS)
+            return ncsi_mpi_status(err);
+        rest = MPI_BYTE;
+        parts[1] = rest;
+        lens[0] = 1;
+        lens[1] = (int)tail;
+        disps[0] = 0;
+        disps[1] = (MPI_Aint)(nblocks * BLOCK_MAX);
+        err = MPI_Type_create_struct(2, lens, disps, parts, tp);
+        if (err == MPI_SUCCESS)
+            err = MPI_Type_commit(tp);
+        MPI_Type_free(&parts[0]);
+        MPI_Type_free(&block);
+        *count = 1;
+        return ncsi_mpi_status(err);
+    }
+}
+
+/* Moves p's staging buffer to or from the file through fh, collectively
+ * or not. */
+static int move(const plan *p, MPI_File fh, int collective, int put)
+{
+    MPI_Datatype ft = MPI_BYTE, mt = MPI_BYTE;
+    MPI_Status st;
+    int count = 0, err;
+    int status = file_type(p, &ft);
+    if (status == NCS_NOERR)
+        status = memory_type(p->nstage, &mt, &count);
+    /* (a process whose type could not be made takes part with nothing) */
+    if (status != NCS_NOERR)
+        count = 0;
+    err = MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+    if (err == MPI_SUCCESS) {
+        void *b = p->stage;
+        if (put)
+            err = collective ? MPI_File_write_all(fh, b, count, mt, &st)
+                             : MPI_File_write(fh, b, count, mt, &st);
+        else
+            err = collective ? MPI_File_read_all(fh, b, count, mt, &st)
+                             : MPI_File_read(fh, b, count, mt, &st);
+    }
+    if (status == NCS_NOERR)
+        status = ncsi_mpi_status(err);
+    /* the independent handle keeps the default view between calls (rank 0
+     * writes the header through it) */
+    if (!collective)
+        MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+    if (ft != MPI_BYTE)
+        MPI_Type_free(&ft);
+    if (mt != MPI_BYTE)
+        MPI_Type_free(&mt);
+    return status;
+}
+
+/* Every process's status and the records its put needs, combined: the
+ * status each returns (its own, or another's error) and the largest need
+ * (collective). */
+static int agree(const mpist *ms, int status, uint64_t recs, uint64_t *recs_all)
+{
+    long long in[3] = { status, -(long long)status, -(long long)recs }, out[3];
+    if (MPI_Allreduce(in, out, 3, MPI_LONG_LONG, MPI_MIN, ms->comm) != MPI_SUCCESS)
+        return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
+    *recs_all = (uint64_t)(-out[2]);
+    if (status != NCS_NOERR)
+        return status;
+    if (out[0] < 0)
+        return (int)out[0];
+    return (int)(-out[1]);
+}
+
+static void grow_records(ncs_file *f, uint64_t recs)
+{
+    if (recs > f->model.numrecs) {
+        f->model.numrecs = recs;
+        f->flags |= NCSI_F_NDIRTY;
+    }
+}
+
+/* One data call: a plan (NULL: nothing to move, with status), agreed and
+ * moved. */
+static int transfer(ncs_file *f, int varid, const plan *p, int status, uint64_t recs, int put)
+{
+    mpist *ms = MS(f);
+    int collective = ncsi_mpi_access(ms, varid) == NCS_COLLECTIVE;
+    uint64_t recs_all = recs;
+    static const plan none;
+    if (collective) {
+        status = agree(ms, status, recs, &recs_all);
+        if (status != NCS_NOERR)
+            return status;
+        status = move(p != NULL ? p : &none, ms->fh, 1, put);
+        status = agree(ms, status, 0, &(uint64_t){ 0 });
+    } else {
+        MPI_File ifh;
+        if (status != NCS_NOERR || p == NULL)
+            return status;
+        status = ncsi_mpi_indep(ms, &ifh);
+        if (status == NCS_NOERR)
+            status = move(p, ifh, 0, put);
+    }
+    /* (a get needs no records: recs is 0 on every process of its call) */
+    if (status == NCS_NOERR)
+        grow_records(f, recs_all);
+    return status;
+}
+
+int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
+{
+    plan p;
+    int status = plan_build(&p, f, varid, s, memtype, buf, 1);
+    status = transfer(f, varid, &p, status, s->recs_needed, 1);
+    if (status == NCS_NOERR && p.erange)
+        status = NCS_ERR(NCS_ERANGE);
+    plan_free(&p);
+    return status;
+}
+
+int ncsi_mpi_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
+{
+    plan p;
+    int status = plan_build(&p, f, varid, s, memtype, NULL, 0);
+    status = transfer(f, varid, &p, status, 0, 0);
+    if (status == NCS_NOERR) {
+        unsigned char *mem = buf;
+        for (size_t i = 0; i < p.nruns; i++) {
+            const run *r = &p.runs[i];
+            if (ncsi_decode(p.v->type, p.stage + r->pos, (size_t)r->n, memtype,
+                            mem + r->moff * (ptrdiff_t)p.msz, r->mstep,
+                            f->version) == NCS_ERANGE)
+                p.erange = 1;
+        }
+        if (p.erange)
+            status = NCS_ERR(NCS_ERANGE);
+    }
+    plan_free(&p);
+    return status;
+}
+
+int ncsi_mpi_skip(ncs_file *f, int varid, int put, int status)
+{
+    if (ncsi_mpi_access(MS(f), varid) != NCS_COLLECTIVE)
+        return status;
+    return transfer(f, varid, NULL, status, 0, put);
+}
+
+int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned char *pat,
+                        size_t psz)
+{
+    mpist *ms = MS(f);
+    uint64_t nel = n / psz, per = nel / (uint64_t)ms->nprocs, extra = nel % (uint64_t)ms->nprocs;
+    uint64_t r = (uint64_t)ms->rank;
+    uint64_t first = r * per + (r < extra ? r : extra), mine = per + (r < extra ? 1 : 0);
+    uint64_t most = per + (extra > 0), chunk = (1u << 20) / psz, rounds;
+    unsigned char *buf;
+    int status = NCS_NOERR, err;
+    if (chunk == 0)
+        chunk = 1;
+    rounds = (most + chunk - 1) / chunk;
+    buf = ncsi_malloc((size_t)(chunk * psz));
+    if (buf == NULL)
+        status = NCS_ERR(NCS_ENOMEM);
+    for (uint64_t i = 0; buf != NULL && i < chunk; i++)
+        memcpy(buf + i * psz, pat, psz);
+    status = agree(ms, status, 0, &(uint64_t){ 0 });
+    if (status != NCS_NOERR) {
+        free(buf);
+        return status;
+    }
+    err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+    status = ncsi_mpi_status(err);
+    for (uint64_t i = 0; i < rounds; i++) {
+        uint64_t at = i * chunk, k = at < mine ? (mine - at < chunk ? mine - at : chunk) : 0;
+        MPI_Status st;
+        err = MPI_File_write_at_all(ms->fh, (MPI_Offset)(off + (first + at) * psz), buf,
+                                    (int)(k * psz), MPI_BYTE, &st);
+        if (status == NCS_NOERR)
+            status = ncsi_mpi_status(err);
+    }
+    free(buf);
+    return agree(ms, status, 0, &(uint64_t){ 0 });
+}

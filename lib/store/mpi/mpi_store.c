@@ -1,0 +1,669 @@
+/*
+ * mpi_store.c -- the parallel classic back end's life: create, open,
+ * enddef, the header and the record count, sync and close, and the store
+ * table (mpi_store.h).
+ *
+ * Every process holds the whole model and makes the same define calls;
+ * nothing is written until the processes agree.  At each enddef, and at
+ * each change of the header in data mode, every process encodes the
+ * header it would write, rank 0's is broadcast, and each compares it (and
+ * the fill settings, which the header does not hold) with its own: when
+ * any differs, every process returns NCS_EMULTIDEFINE and the file is
+ * left as it was.  Rank 0 alone writes the header, moves data after a
+ * redefinition and writes the record count; the processes fill new
+ * variables together, each a share of the bytes.
+ *
+ * The record count is each process's own between collective calls (a
+ * process that appends records in independent mode knows only of its
+ * own); a collective put, sync, redef, enddef and close make it the
+ * largest of them.  It reaches the file after the data it counts: the
+ * data is written (and, at ncs_sync, made durable by MPI_File_sync) on
+ * every process before the barrier after which rank 0 writes it.
+ *
+ * Layout: PnetCDF's defaults (the data after the header aligned to 512
+ * bytes, fixed-size variables 4 bytes apart, records aligned to 4), which
+ * netCDF-C's layout rules give for v_align 512 and r_align 4; its hints
+ * (nc_header_align_size, nc_var_align_size, nc_record_align_size,
+ * nc_header_pad_size) change them, and ncs__enddef's arguments replace
+ * them.  Nofill by default, as PnetCDF.
+ */
+#include "mpi_store.h"
+#include "journal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define DEFAULT_HDR_ALIGN 512
+#define DEFAULT_REC_ALIGN 4
+#define MOVE_BUF (4u << 20)
+
+/* ---- agreement -------------------------------------------------------------- */
+
+/* Every process's status combined: its own when it failed, else the
+ * lowest (most negative) error of the others, else the largest errno. */
+static int agree_status(const mpist *ms, int status)
+{
+    int v[2] = { status, -status }, r[2];
+    if (MPI_Allreduce(v, r, 2, MPI_INT, MPI_MIN, ms->comm) != MPI_SUCCESS)
+        return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
+    if (status != NCS_NOERR)
+        return status;
+    if (r[0] < 0)
+        return r[0];
+    return -r[1];
+}
+
+int ncsi_mpi_agree_numrecs(ncs_file *f)
+{
+    mpist *ms = MS(f);
+    unsigned long long mine = f->model.numrecs, all = mine;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+        return NCS_ERR(NCS_EIO);
+    if (all != f->model.numrecs) {
+        f->model.numrecs = all;
+        f->flags |= NCSI_F_NDIRTY;
+    }
+    if (f->model.numrecs != ms->written_numrecs)
+        f->flags |= NCSI_F_NDIRTY;
+    return NCS_NOERR;
+}
+
+/* *same = 1 when bytes (n of them) are the same on every process: their
+ * length and two independent 64-bit hashes of them agree (collective).
+ * Definitions that differ by accident do not collide in 128 bits. */
+static int same_everywhere(const mpist *ms, const unsigned char *bytes, size_t n, int *same)
+{
+    uint64_t h1 = 0xcbf29ce484222325u, h2 = 0x9e3779b97f4a7c15u;
+    unsigned long long v[6], lo[6];
+    for (size_t i = 0; i < n; i++) {
+        h1 = (h1 ^ bytes[i]) * 0x100000001b3u;                   /* FNV-1a */
+        h2 = (h2 + bytes[i] + 1) * 0xff51afd7ed558ccdu;          /* a multiplicative mix */
+        h2 ^= h2 >> 29;
+    }
+    v[0] = n, v[1] = h1, v[2] = h2;
+    v[3] = ~v[0], v[4] = ~v[1], v[5] = ~v[2];
+    *same = 0;
+    if (MPI_Allreduce(v, lo, 6, MPI_UNSIGNED_LONG_LONG, MPI_MIN, ms->comm) != MPI_SUCCESS)
+        return NCS_ERR(NCS_EIO);
+    /* the minimum of each and of its complement: equal everywhere when the
+     * smallest is also the largest */
+    *same = lo[0] == ~lo[3] && lo[1] == ~lo[4] && lo[2] == ~lo[5];
+    return NCS_NOERR;
+}
+
+/* The header f would write, followed by the fill settings no header holds
+ * (the file's mode, each variable's), in *bytesp (*np bytes, freed by the
+ * caller); *hlen: the header's part. */
+static int definitions(ncs_file *f, unsigned char **bytesp, size_t *np, size_t *hlen)
+{
+    const ncs_model *m = &f->model;
+    uint64_t len = ncsi_hdr_len(m, f->version);
+    unsigned char *b;
+    if (len > SIZE_MAX - (size_t)m->nvars - 1)
+        return NCS_ERR(NCS_ENOMEM);
+    b = ncsi_malloc((size_t)len + (size_t)m->nvars + 1);
+    if (b == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    ncsi_hdr_encode(m, f->version, b);
+    b[len] = (f->flags & NCSI_F_NOFILL) != 0;
+    for (int i = 0; i < m->nvars; i++)
+        b[len + 1 + i] = (unsigned char)(m->vars[i].nofill != 0);
+    *bytesp = b;
+    *np = (size_t)len + (size_t)m->nvars + 1;
+    *hlen = (size_t)len;
+    return NCS_NOERR;
+}
+
+/* Rank 0 writes n bytes at off through its own handle; every process gets
+ * the outcome (collective). */
+static int root_write(mpist *ms, uint64_t off, const void *buf, size_t n)
+{
+    int status = NCS_NOERR;
+    if (ms->rank == 0) {
+        MPI_File ifh;
+        status = ncsi_mpi_indep(ms, &ifh);
+        while (status == NCS_NOERR && n > 0) {
+            int k = n > (size_t)(INT_MAX / 2) ? INT_MAX / 2 : (int)n, cnt = 0;
+            MPI_Status st;
+            int err = MPI_File_write_at(ifh, (MPI_Offset)off, buf, k, MPI_BYTE, &st);
+            status = ncsi_mpi_status(err);
+            if (status == NCS_NOERR) {
+                MPI_Get_count(&st, MPI_BYTE, &cnt);
+                if (cnt <= 0)
+                    status = NCS_ERR(NCS_EIO);
+                buf = (const unsigned char *)buf + cnt;
+                off += (uint64_t)cnt;
+                n -= (size_t)cnt;
+            }
+        }
+    }
+    return agree_status(ms, status);
+}
+
+/* The header (or, when only it changed, the record count) to the file,
+ * after every process's data (collective). */
+static int write_counts(ncs_file *f, int whole)
+{
+    mpist *ms = MS(f);
+    unsigned char *b = NULL, nb[8];
+    size_t n = 0, hlen = 0;
+    int status = NCS_NOERR;
+    if (MPI_Barrier(ms->comm) != MPI_SUCCESS)
+        return NCS_ERR(NCS_EIO);
+    if (whole) {
+        if (ms->rank == 0)
+            status = definitions(f, &b, &n, &hlen);
+        status = agree_status(ms, status);
+        if (status == NCS_NOERR)
+            status = root_write(ms, 0, b, hlen);
+        free(b);
+    } else {
+        int w = f->version == 5 ? 8 : 4;
+        uint64_t v = f->model.numrecs;
+        for (int i = 0; i < w; i++)
+            nb[i] = (unsigned char)(v >> (8 * (w - 1 - i)));
+        status = root_write(ms, 4, nb, (size_t)w);
+    }
+    if (status == NCS_NOERR) {
+        ms->written_numrecs = f->model.numrecs;
+        f->flags &= ~(NCSI_F_HDIRTY | NCSI_F_NDIRTY);
+    }
+    return status;
+}
+
+/* ---- handles and settings ---------------------------------------------------- */
+
+int ncsi_mpi_indep(mpist *ms, MPI_File *fhp)
+{
+    if (ms->ifh == MPI_FILE_NULL) {
+        /* the file reopened on this process alone */
+        int err = MPI_File_open(MPI_COMM_SELF, ms->path,
+                                ms->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY, ms->info,
+                                &ms->ifh);
+        if (err != MPI_SUCCESS) {
+            ms->ifh = MPI_FILE_NULL;
+            return ncsi_mpi_status(err);
+        }
+    }
+    *fhp = ms->ifh;
+    return NCS_NOERR;
+}
+
+int ncsi_mpi_set_access(ncs_file *f, int varid, int access)
+{
+    mpist *ms = MS(f);
+    int status = ncsi_mpi_agree_numrecs(f);
+    if (status != NCS_NOERR)
+        return status;
+    if (varid == NCS_GLOBAL) {
+        ms->dflt_access = access;
+        for (int i = 0; i < ms->naccess; i++)
+            ms->access[i] = (unsigned char)access;
+        return NCS_NOERR;
+    }
+    if (varid >= ms->naccess) {
+        unsigned char *a = realloc(ms->access, (size_t)f->model.nvars);
+        if (a == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        for (int i = ms->naccess; i < f->model.nvars; i++)
+            a[i] = (unsigned char)ms->dflt_access;
+        ms->access = a;
+        ms->naccess = f->model.nvars;
+    }
+    ms->access[varid] = (unsigned char)access;
+    return NCS_NOERR;
+}
+
+/* A size hint of the MPI_Info: a positive number, else dflt. */
+static size_t hint(MPI_Info info, const char *key, size_t dflt)
+{
+    char val[64];
+    int flag = 0;
+    char *end;
+    unsigned long long v;
+    if (info == MPI_INFO_NULL)
+        return dflt;
+    MPI_Info_get(info, (char *)key, (int)sizeof val - 1, val, &flag);
+    if (!flag)
+        return dflt;
+    v = strtoull(val, &end, 10);
+    if (end == val || *end != '\0' || v == 0 || v > (unsigned long long)SIZE_MAX / 2)
+        return dflt;
+    return (size_t)v;
+}
+
+static void ms_free(ncs_file *f)
+{
+    mpist *ms = MS(f);
+    if (ms == NULL)
+        return;
+    if (ms->cl.io != NULL)
+        ncsi_io_close(ms->cl.io);
+    if (ms->ifh != MPI_FILE_NULL)
+        MPI_File_close(&ms->ifh);
+    if (ms->fh != MPI_FILE_NULL)
+        MPI_File_close(&ms->fh);
+    if (ms->info != MPI_INFO_NULL)
+        MPI_Info_free(&ms->info);
+    if (ms->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&ms->comm);
+    free(ms->path);
+    free(ms->access);
+    free(ms);
+    f->state = NULL;
+}
+
+/* The state of a file about to be opened or created on args->comm: the
+ * communicator and hints copied, the settings read.  The path is kept for
+ * the independent handle. */
+static int ms_new(ncs_file *f, const char *path, int writable)
+{
+    const ncsi_par_args *a = f->open_arg;
+    mpist *ms;
+    size_t plen = strlen(path);
+    if (a == NULL)
+        return NCS_ERR(NCS_EINTERNAL);
+    ms = ncsi_calloc(1, sizeof *ms);
+    if (ms == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    ms->comm = MPI_COMM_NULL;
+    ms->info = MPI_INFO_NULL;
+    ms->fh = MPI_FILE_NULL;
+    ms->ifh = MPI_FILE_NULL;
+    f->state = ms;
+    ms->path = ncsi_malloc(plen + 1);
+    if (ms->path == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    memcpy(ms->path, path, plen + 1);
+    if (MPI_Comm_dup(a->comm, &ms->comm) != MPI_SUCCESS) {
+        ms->comm = MPI_COMM_NULL;
+        return NCS_ERR(NCS_EIO);
+    }
+    if (a->info != MPI_INFO_NULL && MPI_Info_dup(a->info, &ms->info) != MPI_SUCCESS) {
+        ms->info = MPI_INFO_NULL;
+        return NCS_ERR(NCS_EIO);
+    }
+    MPI_Comm_rank(ms->comm, &ms->rank);
+    MPI_Comm_size(ms->comm, &ms->nprocs);
+    ms->writable = writable;
+    ms->dflt_access = NCS_COLLECTIVE;
+    ms->hdr_align = hint(ms->info, "nc_header_align_size",
+                         hint(ms->info, "nc_var_align_size", DEFAULT_HDR_ALIGN));
+    ms->rec_align = hint(ms->info, "nc_record_align_size", DEFAULT_REC_ALIGN);
+    ms->hdr_pad = hint(ms->info, "nc_header_pad_size", 0);
+    return NCS_NOERR;
+}
+
+/* The file's preferred block size, for NCS_ALIGN_CHUNK. */
+static size_t block_size(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_blksize >= 512)
+        return (size_t)st.st_blksize;
+    return 4096;
+}
+
+/* Both processes' int the same?  NCS_EMULTIDEFINE where not. */
+static int agree_int(const mpist *ms, int v)
+{
+    int in[2] = { v, -v }, out[2];
+    if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, ms->comm) != MPI_SUCCESS)
+        return NCS_ERR(NCS_EIO);
+    return out[0] == v && -out[1] == v ? NCS_NOERR : NCS_ERR(NCS_EMULTIDEFINE);
+}
+
+/* ---- create and open ---------------------------------------------------------- */
+
+static int ms_create(ncs_file *f, const char *path, int cmode)
+{
+    mpist *ms;
+    int amode = MPI_MODE_RDWR | MPI_MODE_CREATE, status, err;
+    /* netCDF-4 files are read in parallel, not written (the same answer
+     * on every process: the default format is each one's) */
+    if (cmode & NCS_NETCDF4)
+        return NCS_ERR(NCS_ENOTBUILT);
+    status = ms_new(f, path, 1);
+    ms = MS(f);
+    if (ms != NULL && ms->comm != MPI_COMM_NULL)
+        status = agree_status(ms, status);
+    if (status == NCS_NOERR)
+        status = agree_int(ms, cmode);
+    if (status == NCS_NOERR && ms->rank == 0 && !(cmode & NCS_NOCLOBBER))
+        /* a journal of a file this one replaces would roll it back to
+         * pieces of the old one at its next serial open */
+        status = ncsi_journal_remove_stale(path);
+    if (ms != NULL && ms->comm != MPI_COMM_NULL)
+        status = agree_status(ms, status);
+    if (status == NCS_NOERR) {
+        if (cmode & NCS_NOCLOBBER)
+            amode |= MPI_MODE_EXCL;
+        err = MPI_File_open(ms->comm, path, amode, ms->info, &ms->fh);
+        if (err != MPI_SUCCESS)
+            ms->fh = MPI_FILE_NULL;
+        status = agree_status(ms, ncsi_mpi_status(err));
+    }
+    /* NCS_CLOBBER: the old content goes */
+    if (status == NCS_NOERR && !(cmode & NCS_NOCLOBBER))
+        status = agree_status(ms, ncsi_mpi_status(MPI_File_set_size(ms->fh, 0)));
+    if (status == NCS_NOERR)
+        status = agree_status(ms, ncsi_mpi_io_new(ms->fh, block_size(path), &ms->cl.io));
+    if (status != NCS_NOERR) {
+        ms_free(f);
+        return status;
+    }
+    /* PnetCDF's default */
+    f->flags |= NCSI_F_NOFILL;
+    f->flags &= ~NCSI_F_SHARE;
+    return NCS_NOERR;
+}
+
+static int ms_open(ncs_file *f, const char *path, int mode)
+{
+    mpist *ms;
+    uint64_t fsize = 0;
+    int status, err, writable = (mode & NCS_WRITE) != 0;
+    status = ms_new(f, path, writable);
+    ms = MS(f);
+    if (ms != NULL && ms->comm != MPI_COMM_NULL)
+        status = agree_status(ms, status);
+    if (status == NCS_NOERR)
+        status = agree_int(ms, mode & NCS_WRITE);
+    /* a redefinition a crash left half done is undone first */
+    if (status == NCS_NOERR && ms->rank == 0)
+        status = ncsi_journal_recover(path);
+    if (ms != NULL && ms->comm != MPI_COMM_NULL)
+        status = agree_status(ms, status);
+    if (status == NCS_NOERR) {
+        err = MPI_File_open(ms->comm, path, writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY,
+                            ms->info, &ms->fh);
+        if (err != MPI_SUCCESS)
+            ms->fh = MPI_FILE_NULL;
+        status = agree_status(ms, ncsi_mpi_status(err));
+    }
+    if (status == NCS_NOERR)
+        status = agree_status(ms, ncsi_mpi_io_new(ms->fh, block_size(path), &ms->cl.io));
+    if (status == NCS_NOERR) {
+        status = ncsi_io_size(ms->cl.io, &fsize);
+        if (status == NCS_NOERR)
+            status = ncsi_hdr_decode(ms->cl.io, fsize, &f->model, &f->version, &ms->cl.lay);
+        if (status == NCS_NOERR) {
+            status = ncsi_cl_check_vlens(&f->model, f->version);
+            if (status != NCS_NOERR)
+                status = NCSI_CORRUPT(status);
+        }
+        status = agree_status(ms, status);
+    }
+    if (status != NCS_NOERR) {
+        ncsi_model_free(&f->model);
+        ms_free(f);
+        return status;
+    }
+    ms->written_numrecs = f->model.numrecs;
+    f->flags &= ~NCSI_F_SHARE;
+    return NCS_NOERR;
+}
+
+/* ---- enddef -------------------------------------------------------------------- */
+
+/* The fill value of v as the file holds it (psz bytes at pat), or
+ * NCS_EBADTYPE for a _FillValue that cannot be one. */
+static int fill_pattern(const ncs_var *v, unsigned char *pat)
+{
+    int a = ncsi_find_att(&v->atts, "_FillValue");
+    if (a < 0) {
+        ncsi_default_fill(v->type, pat, 1);
+        return NCS_NOERR;
+    }
+    if (v->atts.a[a].type != v->type || v->atts.a[a].nelems != 1)
+        return NCS_ERR(NCS_EBADTYPE);
+    memcpy(pat, v->atts.a[a].xval, v->xsz);
+    return NCS_NOERR;
+}
+
+/* The bytes of one record (or of the whole of a fixed-size variable). */
+static uint64_t data_bytes(const ncs_var *v)
+{
+    return (v->ndims == 0 ? 1 : v->dsizes[0]) * v->xsz;
+}
+
+/* Fills the variables that are new since old (all of them after create)
+ * and not in nofill mode: fixed-size ones whole, record ones for the
+ * records the file has (collective). */
+static int fill_new(ncs_file *f, const ncs_model *old)
+{
+    const ncs_model *m = &f->model;
+    const ncs_layout *lay = &MS(f)->cl.lay;
+    int first = old != NULL ? old->nvars : 0, status = NCS_NOERR;
+    for (int i = first; status == NCS_NOERR && i < m->nvars; i++) {
+        const ncs_var *v = &m->vars[i];
+        unsigned char pat[8];
+        if (v->nofill)
+            continue;
+        status = agree_status(MS(f), fill_pattern(v, pat));
+        if (status != NCS_NOERR)
+            break;
+        if (!v->isrec) {
+            status = ncsi_mpi_fill_range(f, v->begin, data_bytes(v), pat, v->xsz);
+            continue;
+        }
+        for (uint64_t r = 0; status == NCS_NOERR && r < m->numrecs; r++)
+            status = ncsi_mpi_fill_range(f, v->begin + r * lay->recsize, data_bytes(v), pat,
+                                         v->xsz);
+    }
+    return status;
+}
+
+typedef struct piece {
+    uint64_t from, to, n;
+} piece;
+
+static int by_from_desc(const void *a, const void *b)
+{
+    const piece *x = a, *y = b;
+    return x->from < y->from ? 1 : x->from > y->from ? -1 : 0;
+}
+
+/* Rank 0 moves the data of the variables of old to where f's layout puts
+ * them; every destination is at or after its source (no variable starts
+ * before it did, and records do not shrink), so pieces are copied from the
+ * last one down, each from its end (collective). */
+static int move_data(ncs_file *f, const ncs_model *old, const ncs_layout *olay)
+{
+    mpist *ms = MS(f);
+    const ncs_model *m = &f->model;
+    piece *p = NULL;
+    size_t np = 0, cap = 0;
+    unsigned char *buf = NULL;
+    int status = NCS_NOERR;
+    MPI_File ifh;
+    if (ms->rank != 0)
+        return agree_status(ms, NCS_NOERR);
+    for (int i = 0; status == NCS_NOERR && i < old->nvars; i++) {
+        const ncs_var *ov = &old->vars[i], *nv = &m->vars[i];
+        uint64_t nrec = ov->isrec ? old->numrecs : 1;
+        for (uint64_t r = 0; r < nrec; r++) {
+            uint64_t from = ov->begin + (ov->isrec ? r * olay->recsize : 0);
+            uint64_t to = nv->begin + (nv->isrec ? r * ms->cl.lay.recsize : 0);
+            if (from == to)
+                continue;
+            if (np == cap) {
+                size_t ncap = cap ? 2 * cap : 64;
+                piece *q = realloc(p, ncap * sizeof *p);
+                if (q == NULL) {
+                    status = NCS_ERR(NCS_ENOMEM);
+                    break;
+                }
+                p = q;
+                cap = ncap;
+            }
+            p[np].from = from;
+            p[np].to = to;
+            p[np].n = data_bytes(ov);
+            np++;
+        }
+    }
+    if (status == NCS_NOERR && np > 0) {
+        qsort(p, np, sizeof *p, by_from_desc);
+        buf = ncsi_malloc(MOVE_BUF);
+        if (buf == NULL)
+            status = NCS_ERR(NCS_ENOMEM);
+    }
+    if (status == NCS_NOERR && np > 0)
+        status = ncsi_mpi_indep(ms, &ifh);
+    for (size_t i = 0; status == NCS_NOERR && i < np; i++) {
+        uint64_t left = p[i].n;
+        while (status == NCS_NOERR && left > 0) {
+            uint64_t k = left < MOVE_BUF ? left : MOVE_BUF, at = left - k;
+            int got = 0;
+            MPI_Status st;
+            status = ncsi_mpi_status(MPI_File_read_at(ifh, (MPI_Offset)(p[i].from + at), buf,
+                                                      (int)k, MPI_BYTE, &st));
+            if (status == NCS_NOERR) {
+                MPI_Get_count(&st, MPI_BYTE, &got);
+                if (got < 0)
+                    got = 0;
+                if ((uint64_t)got < k)
+                    memset(buf + got, 0, (size_t)(k - (uint64_t)got));   /* past the end */
+                status = ncsi_mpi_status(MPI_File_write_at(ifh, (MPI_Offset)(p[i].to + at),
+                                                           buf, (int)k, MPI_BYTE, &st));
+            }
+            left = at;
+        }
+    }
+    free(buf);
+    free(p);
+    return agree_status(ms, status);
+}
+
+static int ms_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_minfree,
+                     size_t r_align)
+{
+    mpist *ms = MS(f);
+    const ncs_model *old = f->old;
+    ncs_layout olay = ms->cl.lay;
+    unsigned char *defs = NULL;
+    size_t n = 0, hlen = 0;
+    int status, same = 0;
+
+    if (v_align == NCSI_ALIGN_DEFAULT) {
+        v_align = ms->hdr_align;
+        if (h_minfree == 0)
+            h_minfree = ms->hdr_pad;
+    }
+    if (r_align == NCSI_ALIGN_DEFAULT)
+        r_align = ms->rec_align;
+    status = ncsi_mpi_agree_numrecs(f);
+    if (status == NCS_NOERR)
+        status = ncsi_cl_check_vlens(&f->model, f->version);
+    if (status == NCS_NOERR)
+        status = ncsi_cl_layout(f, old, h_minfree, v_align, v_minfree, r_align);
+    if (status == NCS_NOERR)
+        status = definitions(f, &defs, &n, &hlen);
+    status = agree_status(ms, status);
+    if (status == NCS_NOERR)
+        status = same_everywhere(ms, defs, n, &same);
+    free(defs);
+    if (status == NCS_NOERR && !same)
+        status = NCS_ERR(NCS_EMULTIDEFINE);
+    if (status != NCS_NOERR) {
+        ms->cl.lay = olay;
+        return status;
+    }
+    if (old != NULL)
+        status = move_data(f, old, &olay);
+    if (status == NCS_NOERR)
+        status = fill_new(f, old);
+    if (status == NCS_NOERR)
+        status = write_counts(f, 1);
+    if (status == NCS_NOERR && f->model.nvars > ms->naccess) {
+        unsigned char *a = realloc(ms->access, (size_t)f->model.nvars);
+        if (a == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        for (int i = ms->naccess; i < f->model.nvars; i++)
+            a[i] = (unsigned char)ms->dflt_access;
+        ms->access = a;
+        ms->naccess = f->model.nvars;
+    }
+    return status;
+}
+
+/* ---- header, sync, close ---------------------------------------------------------- */
+
+static int ms_write_header(ncs_file *f)
+{
+    mpist *ms = MS(f);
+    unsigned char *defs = NULL;
+    size_t n = 0, hlen = 0;
+    int status = ncsi_mpi_agree_numrecs(f), same = 0;
+    if (status == NCS_NOERR)
+        status = definitions(f, &defs, &n, &hlen);
+    status = agree_status(ms, status);
+    if (status == NCS_NOERR)
+        status = same_everywhere(ms, defs, n, &same);
+    free(defs);
+    if (status == NCS_NOERR && !same)
+        status = NCS_ERR(NCS_EMULTIDEFINE);
+    if (status == NCS_NOERR)
+        status = write_counts(f, 1);
+    return status;
+}
+
+/* The record count agreed and, where it changed, written after the data
+ * (collective); durable: with MPI_File_sync of the data first and of the
+ * count after. */
+static int settle(ncs_file *f, int durable)
+{
+    mpist *ms = MS(f);
+    int status = ncsi_mpi_agree_numrecs(f);
+    if (status != NCS_NOERR || !ms->writable)
+        return status;
+    if (durable) {
+        if (ms->ifh != MPI_FILE_NULL)
+            status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
+        status = agree_status(ms, status == NCS_NOERR ? ncsi_mpi_status(MPI_File_sync(ms->fh))
+                                                      : status);
+    }
+    if (status == NCS_NOERR && (f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY)))
+        status = write_counts(f, (f->flags & NCSI_F_HDIRTY) != 0);
+    if (status == NCS_NOERR && durable && ms->rank == 0 && ms->ifh != MPI_FILE_NULL)
+        status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
+    return agree_status(ms, status);
+}
+
+static int ms_sync(ncs_file *f)
+{
+    return settle(f, 1);
+}
+
+static int ms_flush(ncs_file *f)
+{
+    return settle(f, 0);
+}
+
+static int ms_close(ncs_file *f, int abort)
+{
+    int status = NCS_NOERR;
+    /* (an abort of a created file: the caller removes it) */
+    if (!abort || !(f->flags & NCSI_F_CREATED))
+        status = settle(f, 0);
+    ms_free(f);
+    return status;
+}
+
+const ncs_store_methods ncsi_mpi_store = {
+    .name = "mpi",
+    .open = ms_open,
+    .create = ms_create,
+    .enddef = ms_enddef,
+    .get = ncsi_mpi_get,
+    .put = ncsi_mpi_put,
+    .write_header = ms_write_header,
+    .sync = ms_sync,
+    .flush = ms_flush,
+    .close = ms_close,
+    .skip = ncsi_mpi_skip,
+    .align_defaults = 1,
+};

@@ -1,0 +1,102 @@
+/*
+ * mpi_store.h -- the parallel classic back end: CDF-1, CDF-2 and CDF-5
+ * files read and written by every process of an MPI communicator at once
+ * through MPI-IO (ncsi_mpi_store), as PnetCDF lays them out.  It shares
+ * the classic back end's header codec and layout (classic.h) and has its
+ * own life and data path:
+ *
+ *   mpi_store.c   open, create, enddef (the processes' agreement on the
+ *                 definitions, data moved after a redefinition, fill),
+ *                 header and record count, sync, close; the store table
+ *   mpi_data.c    get, put and skip: a request's runs (the hyperslab
+ *                 engine's) as an MPI file view, one collective or
+ *                 independent MPI-IO call, the agreement of a collective
+ *                 call on errors and the record count
+ *   mpi_io.c      the byte-I/O table over an MPI file (the header codec
+ *                 reads through it), MPI errors as status codes
+ *
+ * Only this folder and lib/par see <mpi.h>.
+ */
+#ifndef NCSI_MPI_STORE_H
+#define NCSI_MPI_STORE_H
+
+#include "classic.h"
+
+#include <mpi.h>
+#include <ncslab_par.h>   /* NCS_COLLECTIVE, NCS_INDEPENDENT */
+
+/* What ncs_create_par and ncs_open_par give the store (f->open_arg). */
+typedef struct ncsi_par_args {
+    MPI_Comm comm;
+    MPI_Info info;
+} ncsi_par_args;
+
+/* An open parallel file's state.  It starts with the classic back end's,
+ * so that the codec and layout helpers of classic.h, which find the layout
+ * and the byte I/O through CL(f), work on it; of that part only io and
+ * lay (and the layout hint fields) are used. */
+typedef struct mpist {
+    classic cl;
+    MPI_Comm comm;            /* the library's duplicate */
+    MPI_Info info;            /* the caller's hints, copied (or MPI_INFO_NULL) */
+    MPI_File fh;              /* opened on comm: collective calls */
+    MPI_File ifh;             /* opened on MPI_COMM_SELF when first needed:
+                                 independent transfers and rank 0's header */
+    char *path;               /* for the independent handle */
+    int rank, nprocs;
+    int writable;
+    int dflt_access;          /* NCS_COLLECTIVE or NCS_INDEPENDENT */
+    unsigned char *access;    /* per variable; past naccess: dflt_access */
+    int naccess;
+    size_t hdr_align, rec_align, hdr_pad;   /* PnetCDF's layout and the hints */
+    uint64_t written_numrecs; /* the record count the file holds */
+} mpist;
+
+static inline mpist *MS(ncs_file *f)
+{
+    return (mpist *)f->state;
+}
+
+extern const ncs_store_methods ncsi_mpi_store;
+
+#pragma GCC visibility push(hidden)
+
+/* ---- mpi_io.c ---------------------------------------------------------- */
+
+/* A byte-I/O object over fh (not closed with it): reads and writes at byte
+ * offsets with the independent MPI-IO calls, the file view being the
+ * default one.  blksize: what NCS_ALIGN_CHUNK means. */
+int ncsi_mpi_io_new(MPI_File fh, size_t blksize, ncs_io **iop);
+/* An MPI error code as a status: the errno or NCS_ code its class stands
+ * for, else NCS_EIO. */
+int ncsi_mpi_status(int mpierr);
+
+/* ---- mpi_store.c ------------------------------------------------------- */
+
+/* The access mode of variable varid (any int). */
+static inline int ncsi_mpi_access(const mpist *ms, int varid)
+{
+    return varid >= 0 && varid < ms->naccess ? ms->access[varid] : ms->dflt_access;
+}
+/* Sets it (varid NCS_GLOBAL: every variable and the default), after the
+ * processes agree on the record count. */
+int ncsi_mpi_set_access(ncs_file *f, int varid, int access);
+/* The independent handle, opened when first needed. */
+int ncsi_mpi_indep(mpist *ms, MPI_File *fhp);
+/* The processes' agreement on the record count: the largest of theirs
+ * (collective). */
+int ncsi_mpi_agree_numrecs(ncs_file *f);
+
+/* ---- mpi_data.c -------------------------------------------------------- */
+
+int ncsi_mpi_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
+int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
+int ncsi_mpi_skip(ncs_file *f, int varid, int put, int status);
+/* Writes n bytes at off from every process's share of [off, off + n) of
+ * the pattern of psz bytes repeated (fill values), collectively. */
+int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned char *pat,
+                        size_t psz);
+
+#pragma GCC visibility pop
+
+#endif /* NCSI_MPI_STORE_H */
