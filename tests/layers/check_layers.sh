@@ -82,7 +82,7 @@ done
 
 # Relative includes would go around the include paths.
 bad=$(grep -rnE '#[[:space:]]*include[[:space:]]*"[^"]*/' "$top/lib" \
-        --include='*.c' --include='*.h' | grep -vE '"ncslab/netcdf(_mem|_filter|_meta)?\.h"')
+        --include='*.c' --include='*.h' | grep -vE '"ncslab/netcdf(_mem|_filter|_meta|_par)?\.h"')
 if [ -n "$bad" ]; then
     echo "FAIL: includes by relative path in lib/:"
     echo "$bad"

@@ -23,6 +23,10 @@
 /* The mode flags nc_inq_format_extended reports for ncid, recorded by
  * nc_create and nc_open (v3_file.c). */
 void v3i_mode_set(int ncid, int mode);
+/* Set in a recorded mode (never one of netCDF's bits) for a file opened
+ * through nc_create_par or nc_open_par (v3_par.c), which
+ * nc_inq_format_extended reports as PnetCDF's. */
+#define V3I_MODE_PAR 0x40000000
 void v3i_mode_drop(int ncid);
 
 /* Forgets the byte orders recorded for ncid's variables (v3_nc4.c). */

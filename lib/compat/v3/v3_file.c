@@ -278,10 +278,12 @@ int nc_inq_format_extended(int ncid, int *formatp, int *modep)
         mode = format_flags(format) & ~(format == NC_FORMAT_NETCDF4_CLASSIC ?
                                          NC_CLASSIC_MODEL : 0);
     if (formatp != NULL)
-        *formatp = (format_flags(format) & NC_NETCDF4) ? NC_FORMATX_NC_HDF5
-                                                        : NC_FORMATX_NC3;
+        *formatp = (mode != -1 && (mode & V3I_MODE_PAR) && !(format_flags(format) & NC_NETCDF4))
+                       ? NC_FORMATX_PNETCDF
+                   : (format_flags(format) & NC_NETCDF4) ? NC_FORMATX_NC_HDF5
+                                                          : NC_FORMATX_NC3;
     if (modep != NULL)
-        *modep = mode;
+        *modep = mode & ~V3I_MODE_PAR;
     return NC_NOERR;
 }
 
