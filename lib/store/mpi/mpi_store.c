@@ -665,5 +665,6 @@ const ncs_store_methods ncsi_mpi_store = {
     .flush = ms_flush,
     .close = ms_close,
     .skip = ncsi_mpi_skip,
+    .batch = ncsi_mpi_batch,
     .align_defaults = 1,
 };
