@@ -45,6 +45,7 @@ typedef struct plan {
     run *runs;
     size_t nruns, cap;
     int erange;
+    int kept;                 /* stage is the file's kept buffer */
 } plan;
 
 static int add_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t fstep,
@@ -78,13 +79,37 @@ static int add_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t 
 
 static void plan_free(plan *p)
 {
-    free(p->stage);
+    if (!p->kept)
+        free(p->stage);
     free(p->runs);
 }
 
-/* The runs of s and the staging buffer (for a put, filled). */
-static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
-                      const void *buf, int put)
+/* The staging buffer of n bytes: the file's kept one when keep (a single
+ * transfer, one at a time), grown as needed; else its own (zeroed for a
+ * get, what a read past the end of the file leaves). */
+static unsigned char *stage_for(plan *p, mpist *ms, size_t n, int keep, int put)
+{
+    if (n == 0)
+        n = 1;
+    if (keep && n <= NCSI_MPI_STAGE_KEEP) {
+        if (ms->stage_cap < n) {
+            unsigned char *b = realloc(ms->stage, n);
+            if (b == NULL)
+                return NULL;
+            ms->stage = b;
+            ms->stage_cap = n;
+        }
+        p->kept = 1;
+        return ms->stage;
+    }
+    return put ? ncsi_malloc(n) : ncsi_calloc(n, 1);
+}
+
+/* The runs of s and the staging buffer (for a put, filled); keep: the
+ * file's kept buffer may serve (a get then zeroes what its read does not
+ * reach). */
+static int plan_build_kept(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                           const void *buf, int put, int keep)
 {
     const ncs_var *v = &f->model.vars[varid];
     memset(p, 0, sizeof *p);
@@ -96,15 +121,22 @@ static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int me
     p->src = buf;
     if (s->nelems > (uint64_t)PTRDIFF_MAX / v->xsz)
         return NCS_ERR(NCS_ENOMEM);
-    /* zeros: what a read past the end of the file leaves */
-    p->stage = ncsi_calloc(s->nelems > 0 ? (size_t)(s->nelems * v->xsz) : 1, 1);
+    p->stage = stage_for(p, MS(f), (size_t)(s->nelems * v->xsz), keep, put);
     if (p->stage == NULL)
         return NCS_ERR(NCS_ENOMEM);
     return ncsi_slab_runs(s, v->dsizes, add_run, p);
 }
 
-/* The file type of p's runs (MPI_BYTE where there are none), committed. */
-static int file_type(const plan *p, MPI_Datatype *tp)
+static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                      const void *buf, int put)
+{
+    return plan_build_kept(p, f, varid, s, memtype, buf, put, 0);
+}
+
+/* The file type of p's runs (MPI_BYTE where there are none), committed,
+ * from *dispp: a single block of bytes is MPI_BYTE from where it starts
+ * (MPI-IO's contiguous case, which its collective code takes the fast way). */
+static int file_type(const plan *p, MPI_Datatype *tp, MPI_Offset *dispp)
 {
     size_t cap = 0, nb = 0;
     int *lens = NULL;
@@ -114,6 +146,7 @@ static int file_type(const plan *p, MPI_Datatype *tp)
     size_t xsz;
 
     *tp = MPI_BYTE;
+    *dispp = 0;
     if (p->nruns == 0)
         return NCS_NOERR;
     xsz = p->v->xsz;
@@ -166,7 +199,9 @@ static int file_type(const plan *p, MPI_Datatype *tp)
     }
     if (status == NCS_NOERR && nb > INT_MAX)
         status = NCS_ERR(NCS_ENOMEM);
-    if (status == NCS_NOERR && nb > 0) {
+    if (status == NCS_NOERR && nb == 1 && types[0] == MPI_BYTE) {
+        *dispp = (MPI_Offset)disps[0];
+    } else if (status == NCS_NOERR && nb > 0) {
         err = MPI_Type_create_struct((int)nb, lens, disps, types, tp);
         if (err == MPI_SUCCESS)
             err = MPI_Type_commit(tp);
@@ -225,15 +260,16 @@ static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
 static int move(const plan *p, MPI_File fh, int collective, int put)
 {
     MPI_Datatype ft = MPI_BYTE, mt = MPI_BYTE;
+    MPI_Offset disp = 0;
     MPI_Status st;
     int count = 0, err;
-    int status = file_type(p, &ft);
+    int status = file_type(p, &ft, &disp);
     if (status == NCS_NOERR)
         status = memory_type(p->nstage, &mt, &count);
     /* (a process whose type could not be made takes part with nothing) */
     if (status != NCS_NOERR)
         count = 0;
-    err = MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+    err = MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL);
     if (err == MPI_SUCCESS) {
         void *b = p->stage;
         if (put)
@@ -245,6 +281,14 @@ static int move(const plan *p, MPI_File fh, int collective, int put)
     }
     if (status == NCS_NOERR)
         status = ncsi_mpi_status(err);
+    if (status == NCS_NOERR && !put && p->kept && p->nstage > 0) {
+        /* what a read past the end of the file did not reach: zeros */
+        MPI_Count got = 0;
+        if (MPI_Get_elements_x(&st, MPI_BYTE, &got) != MPI_SUCCESS || got < 0)
+            got = 0;
+        if ((uint64_t)got < p->nstage)
+            memset(p->stage + got, 0, (size_t)(p->nstage - (uint64_t)got));
+    }
     /* the independent handle keeps the default view between calls (rank 0
      * writes the header through it) */
     if (!collective)
@@ -311,7 +355,7 @@ static int transfer(ncs_file *f, int varid, const plan *p, int status, uint64_t 
 int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
 {
     plan p;
-    int status = plan_build(&p, f, varid, s, memtype, buf, 1);
+    int status = plan_build_kept(&p, f, varid, s, memtype, buf, 1, 1);
     status = transfer(f, varid, &p, status, s->recs_needed, 1);
     if (status == NCS_NOERR && p.erange)
         status = NCS_ERR(NCS_ERANGE);
@@ -322,7 +366,7 @@ int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const v
 int ncsi_mpi_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
     plan p;
-    int status = plan_build(&p, f, varid, s, memtype, NULL, 0);
+    int status = plan_build_kept(&p, f, varid, s, memtype, NULL, 0, 1);
     status = transfer(f, varid, &p, status, 0, 0);
     if (status == NCS_NOERR) {
         unsigned char *mem = buf;
