@@ -19,6 +19,7 @@
 #include "mpi_store.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,30 +78,66 @@ static int add_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t 
     return NCS_NOERR;
 }
 
+/* The staging buffer single transfers share, kept between them (and
+ * between files: a program writes many files one after another) up to
+ * NCSI_MPI_STAGE_KEEP bytes, so that a large put costs no fresh pages
+ * each time; a transfer that finds it taken (another thread's) makes its
+ * own. */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *kept_buf;
+static size_t kept_cap;
+static int kept_busy;
+
+static unsigned char *kept_take(size_t n)
+{
+    unsigned char *b = NULL;
+    pthread_mutex_lock(&kept_lock);
+    if (!kept_busy) {
+        if (kept_cap < n) {
+            unsigned char *g = realloc(kept_buf, n);
+            if (g != NULL) {
+                kept_buf = g;
+                kept_cap = n;
+            }
+        }
+        if (kept_cap >= n) {
+            kept_busy = 1;
+            b = kept_buf;
+        }
+    }
+    pthread_mutex_unlock(&kept_lock);
+    return b;
+}
+
+static void kept_give(void)
+{
+    pthread_mutex_lock(&kept_lock);
+    kept_busy = 0;
+    pthread_mutex_unlock(&kept_lock);
+}
+
 static void plan_free(plan *p)
 {
-    if (!p->kept)
+    if (p->kept)
+        kept_give();
+    else
         free(p->stage);
     free(p->runs);
 }
 
-/* The staging buffer of n bytes: the file's kept one when keep (a single
- * transfer, one at a time), grown as needed; else its own (zeroed for a
- * get, what a read past the end of the file leaves). */
-static unsigned char *stage_for(plan *p, mpist *ms, size_t n, int keep, int put)
+/* The staging buffer of n bytes: the kept one when keep (a single
+ * transfer) and it is free; else its own (zeroed for a get, what a read
+ * past the end of the file leaves). */
+static unsigned char *stage_for(plan *p, size_t n, int keep, int put)
 {
     if (n == 0)
         n = 1;
     if (keep && n <= NCSI_MPI_STAGE_KEEP) {
-        if (ms->stage_cap < n) {
-            unsigned char *b = realloc(ms->stage, n);
-            if (b == NULL)
-                return NULL;
-            ms->stage = b;
-            ms->stage_cap = n;
+        unsigned char *b = kept_take(n);
+        if (b != NULL) {
+            p->kept = 1;
+            return b;
         }
-        p->kept = 1;
-        return ms->stage;
     }
     return put ? ncsi_malloc(n) : ncsi_calloc(n, 1);
 }
@@ -121,7 +158,7 @@ static int plan_build_kept(plan *p, ncs_file *f, int varid, const ncs_slab *s, i
     p->src = buf;
     if (s->nelems > (uint64_t)PTRDIFF_MAX / v->xsz)
         return NCS_ERR(NCS_ENOMEM);
-    p->stage = stage_for(p, MS(f), (size_t)(s->nelems * v->xsz), keep, put);
+    p->stage = stage_for(p, (size_t)(s->nelems * v->xsz), keep, put);
     if (p->stage == NULL)
         return NCS_ERR(NCS_ENOMEM);
     return ncsi_slab_runs(s, v->dsizes, add_run, p);

@@ -253,7 +253,6 @@ static void ms_free(ncs_file *f)
         MPI_Comm_free(&ms->comm);
     free(ms->path);
     free(ms->access);
-    free(ms->stage);
     free(ms);
     f->state = NULL;
 }

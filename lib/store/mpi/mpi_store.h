@@ -50,11 +50,9 @@ typedef struct mpist {
     int naccess;
     size_t hdr_align, rec_align, hdr_pad;   /* PnetCDF's layout and the hints */
     uint64_t written_numrecs; /* the record count the file holds */
-    unsigned char *stage;     /* the staging buffer of single transfers, kept
-                                 between calls up to NCSI_MPI_STAGE_KEEP bytes */
-    size_t stage_cap;
 } mpist;
 
+/* The largest staging buffer the data path keeps between transfers. */
 #define NCSI_MPI_STAGE_KEEP ((size_t)64 << 20)
 
 static inline mpist *MS(ncs_file *f)
