@@ -510,29 +510,6 @@ static int blist_add(blist *l, uint64_t off, uint64_t len, unsigned char *mem)
     return NCS_NOERR;
 }
 
-/* The pieces of p's runs, each at most BLOCK_MAX bytes. */
-static int blist_plan(blist *l, const plan *p)
-{
-    size_t xsz = p->v->xsz;
-    int status = NCS_NOERR;
-    for (size_t i = 0; status == NCS_NOERR && i < p->nruns; i++) {
-        const run *r = &p->runs[i];
-        unsigned char *mem = p->stage + r->pos;
-        if (r->gap == xsz || r->n == 1) {
-            for (uint64_t done = 0; status == NCS_NOERR && done < r->n * xsz;) {
-                uint64_t k = r->n * xsz - done > BLOCK_MAX ? BLOCK_MAX / xsz * xsz
-                                                          : r->n * xsz - done;
-                status = blist_add(l, r->off + done, k, mem + done);
-                done += k;
-            }
-        } else {
-            for (uint64_t j = 0; status == NCS_NOERR && j < r->n; j++)
-                status = blist_add(l, r->off + j * r->gap, xsz, mem + j * xsz);
-        }
-    }
-    return status;
-}
-
 /* Sorted by offset and joined where they follow on in the file and in
  * memory; 1 in *overlap when two overlap in the file. */
 static void blist_sort(blist *l, int *overlap)
@@ -600,102 +577,228 @@ static int blist_types(const blist *l, MPI_Datatype *ft, MPI_Datatype *mt)
     return ncsi_mpi_status(err);
 }
 
+/* The walk of one request of a batch: its runs as pieces of the batch's
+ * list, its elements in the batch's one staging buffer (encoded there
+ * for a put), and, for a get, the runs to decode afterwards. */
+typedef struct brun {
+    uint64_t pos;            /* in the staging buffer */
+    uint64_t n;
+    ptrdiff_t moff, mstep;
+    int req;                 /* index in the batch */
+} brun;
+
+typedef struct bwalk {
+    ncs_file *f;
+    const ncs_var *v;
+    const ncsi_req *q;
+    int req;
+    size_t msz;
+    unsigned char *stage;
+    uint64_t pos;
+    blist *l;
+    brun *runs;
+    size_t nruns, cap;
+    int erange;
+} bwalk;
+
+static int batch_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t fstep,
+                     ptrdiff_t moff, ptrdiff_t mstep)
+{
+    bwalk *w = ctx;
+    const ncs_var *v = w->v;
+    size_t xsz = v->xsz;
+    uint64_t off = v->begin + rec * MS(w->f)->cl.lay.recsize + elem * xsz, gap = fstep * xsz;
+    unsigned char *mem = w->stage + w->pos;
+    int status = NCS_NOERR;
+    if (w->q->put) {
+        if (ncsi_encode(v->type, mem, (size_t)n, w->q->memtype,
+                        (const unsigned char *)w->q->buf + moff * (ptrdiff_t)w->msz, mstep,
+                        w->f->version) == NCS_ERANGE)
+            w->erange = 1;
+    } else {
+        if (w->nruns == w->cap) {
+            size_t ncap = w->cap ? 2 * w->cap : 256;
+            brun *r = realloc(w->runs, ncap * sizeof *r);
+            if (r == NULL)
+                return NCS_ERR(NCS_ENOMEM);
+            w->runs = r;
+            w->cap = ncap;
+        }
+        w->runs[w->nruns].pos = w->pos;
+        w->runs[w->nruns].n = n;
+        w->runs[w->nruns].moff = moff;
+        w->runs[w->nruns].mstep = mstep;
+        w->runs[w->nruns].req = w->req;
+        w->nruns++;
+    }
+    if (gap == xsz || n == 1) {
+        for (uint64_t done = 0; status == NCS_NOERR && done < n * xsz;) {
+            uint64_t k = n * xsz - done > BLOCK_MAX ? BLOCK_MAX / xsz * xsz : n * xsz - done;
+            status = blist_add(w->l, off + done, k, mem + done);
+            done += k;
+        }
+    } else {
+        for (uint64_t j = 0; status == NCS_NOERR && j < n; j++)
+            status = blist_add(w->l, off + j * gap, xsz, mem + j * xsz);
+    }
+    w->pos += n * xsz;
+    return status;
+}
+
 /* One kind (put or get) of a batch: every process's requests of that kind
- * in one collective call, or, where some process's overlap, one
- * collective call a request. */
+ * in one collective call, through one staging buffer; where some process's
+ * pieces overlap, one collective call a request instead. */
 static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int put)
 {
     mpist *ms = MS(f);
-    plan *plans = ncsi_calloc((size_t)n + 1, sizeof *plans);
-    int *which = ncsi_malloc(((size_t)n + 1) * sizeof *which);
     blist l = { 0 };
-    int k = 0, status = NCS_NOERR, overlap = 0;
-    long long in[3], out[3];
-    uint64_t recs = 0;
+    bwalk w;
+    int k = 0, status = NCS_NOERR, overlap = 0, kept = 0;
+    int *erange = NULL;
+    long long in[3], out[3], kk, maxk;
+    uint64_t recs = 0, total = 0;
     static const plan none;
 
-    if (plans == NULL || which == NULL)
+    memset(&w, 0, sizeof w);
+    w.f = f;
+    w.l = &l;
+    for (int i = 0; i < n; i++) {
+        const ncsi_req *q = reqs[i];
+        uint64_t b;
+        if (q->put != put)
+            continue;
+        k++;
+        if (ncsi_mul_u64(q->slab.nelems, f->model.vars[q->varid].xsz, &b) ||
+            ncsi_add_u64(total, b, &total))
+            status = NCS_ERR(NCS_ENOMEM);
+        if (q->slab.recs_needed > recs)
+            recs = q->slab.recs_needed;
+    }
+    if (status == NCS_NOERR && total > (uint64_t)PTRDIFF_MAX)
         status = NCS_ERR(NCS_ENOMEM);
+    if (status == NCS_NOERR && k > 0) {
+        size_t need = total > 0 ? (size_t)total : 1;
+        w.stage = need <= NCSI_MPI_STAGE_KEEP ? kept_take(need) : NULL;
+        kept = w.stage != NULL;
+        if (w.stage == NULL)
+            w.stage = ncsi_malloc(need);
+        erange = ncsi_calloc((size_t)n, sizeof *erange);
+        if (w.stage == NULL || erange == NULL)
+            status = NCS_ERR(NCS_ENOMEM);
+    }
     for (int i = 0; status == NCS_NOERR && i < n; i++) {
         const ncsi_req *q = reqs[i];
         if (q->put != put)
             continue;
-        st[i] = plan_build(&plans[k], f, q->varid, &q->slab, q->memtype, q->buf, put);
-        which[k++] = i;
-        if (st[i] != NCS_NOERR)
-            continue;
-        st[i] = blist_plan(&l, &plans[k - 1]);
-        if (st[i] == NCS_NOERR && q->slab.recs_needed > recs)
-            recs = q->slab.recs_needed;
+        w.v = &f->model.vars[q->varid];
+        w.q = q;
+        w.req = i;
+        w.msz = ncsi_type_size(q->memtype);
+        w.erange = 0;
+        status = ncsi_slab_runs(&q->slab, w.v->dsizes, batch_run, &w);
+        erange[i] = w.erange;
     }
-    if (status == NCS_NOERR)
+    if (status == NCS_NOERR) {
         blist_sort(&l, &overlap);
-    /* the largest of: a failure here, an overlap, the records, the
+        if (!put && total > 0)
+            memset(w.stage, 0, (size_t)total);   /* what a read past the end leaves */
+    }
+    /* the largest of: a failure here, an overlap, the records; and of the
      * requests of this kind */
     in[0] = status != NCS_NOERR;
     in[1] = overlap;
     in[2] = (long long)recs;
     if (MPI_Allreduce(in, out, 3, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
         out[0] = 1;
-    {
-        long long kk = k, maxk = k;
-        if (MPI_Allreduce(&kk, &maxk, 1, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
-            out[0] = 1;
-        if (out[0] == 0 && out[1] == 0) {
-            MPI_Datatype ft, mt;
-            MPI_Status mst;
-            int s2 = blist_types(&l, &ft, &mt), err;
-            int cnt = s2 == NCS_NOERR && l.n > 0 ? 1 : 0;
-            err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
-            if (err == MPI_SUCCESS)
-                err = put ? MPI_File_write_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst)
-                          : MPI_File_read_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst);
-            if (s2 == NCS_NOERR)
-                s2 = ncsi_mpi_status(err);
-            if (ft != MPI_BYTE)
-                MPI_Type_free(&ft);
-            if (mt != MPI_BYTE)
-                MPI_Type_free(&mt);
-            s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
-            for (int j = 0; j < k; j++)
-                if (st[which[j]] == NCS_NOERR)
-                    st[which[j]] = s2;
-        } else if (out[0] == 0) {
-            for (long long j = 0; j < maxk; j++) {
-                int s2 = move(j < k && st[which[j]] == NCS_NOERR ? &plans[j] : &none, ms->fh, 1,
-                              put);
-                s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
-                if (j < k && st[which[j]] == NCS_NOERR)
-                    st[which[j]] = s2;
+    kk = k;
+    maxk = k;
+    if (MPI_Allreduce(&kk, &maxk, 1, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+        out[0] = 1;
+    if (out[0] == 0 && out[1] == 0) {
+        MPI_Datatype ft, mt;
+        MPI_Status mst;
+        int s2 = blist_types(&l, &ft, &mt), err;
+        int cnt = s2 == NCS_NOERR && l.n > 0 ? 1 : 0;
+        err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+        if (err == MPI_SUCCESS)
+            err = put ? MPI_File_write_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst)
+                      : MPI_File_read_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst);
+        if (s2 == NCS_NOERR)
+            s2 = ncsi_mpi_status(err);
+        if (ft != MPI_BYTE)
+            MPI_Type_free(&ft);
+        if (mt != MPI_BYTE)
+            MPI_Type_free(&mt);
+        status = agree(ms, s2, 0, &(uint64_t){ 0 });
+    } else if (out[0] == 0) {
+        /* overlapping pieces somewhere: one collective call a request */
+        int j = 0;
+        for (long long round = 0; round < maxk; round++) {
+            plan p;
+            int s2 = NCS_NOERR, have = 0;
+            while (j < n && reqs[j]->put != put)
+                j++;
+            if (j < n) {
+                s2 = plan_build(&p, f, reqs[j]->varid, &reqs[j]->slab, reqs[j]->memtype,
+                                reqs[j]->buf, put);
+                have = 1;
             }
-        } else if (status == NCS_NOERR) {
-            status = NCS_ERR(NCS_EIO);    /* another process could not take part */
+            s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
+            if (s2 == NCS_NOERR)
+                s2 = agree(ms, move(have ? &p : &none, ms->fh, 1, put), 0, &(uint64_t){ 0 });
+            if (have) {
+                if (s2 == NCS_NOERR && !put) {
+                    for (size_t r = 0; r < p.nruns; r++)
+                        if (ncsi_decode(p.v->type, p.stage + p.runs[r].pos, (size_t)p.runs[r].n,
+                                        p.memtype,
+                                        (unsigned char *)reqs[j]->buf +
+                                            p.runs[r].moff * (ptrdiff_t)p.msz,
+                                        p.runs[r].mstep, f->version) == NCS_ERANGE)
+                            p.erange = 1;
+                }
+                st[j] = s2 != NCS_NOERR ? s2 : p.erange ? NCS_ERR(NCS_ERANGE) : NCS_NOERR;
+                plan_free(&p);
+                j++;
+            }
         }
+        w.nruns = 0;             /* decoded above */
+        for (int i = 0; i < n; i++)
+            if (reqs[i]->put == put && reqs[i]->status != NCS_NOERR &&
+                (st[i] == NCS_NOERR || st[i] == NCS_ERANGE))
+                st[i] = reqs[i]->status;
+        goto out;
+    } else if (status == NCS_NOERR) {
+        status = NCS_ERR(NCS_EIO);    /* another process could not take part */
     }
     if (status == NCS_NOERR && put)
         grow_records(f, (uint64_t)out[2]);
-    for (int j = 0; j < k; j++) {
-        plan *p = &plans[j];
-        int *s = &st[which[j]];
-        if (*s == NCS_NOERR && !put) {
-            unsigned char *mem = p->put ? NULL : reqs[which[j]]->buf;
-            for (size_t i = 0; i < p->nruns; i++) {
-                const run *r = &p->runs[i];
-                if (ncsi_decode(p->v->type, p->stage + r->pos, (size_t)r->n, p->memtype,
-                                mem + r->moff * (ptrdiff_t)p->msz, r->mstep,
-                                f->version) == NCS_ERANGE)
-                    p->erange = 1;
-            }
+    if (status == NCS_NOERR && !put)
+        for (size_t r = 0; r < w.nruns; r++) {
+            const brun *b = &w.runs[r];
+            const ncsi_req *q = reqs[b->req];
+            if (ncsi_decode(f->model.vars[q->varid].type, w.stage + b->pos, (size_t)b->n,
+                            q->memtype,
+                            (unsigned char *)q->buf + b->moff * (ptrdiff_t)ncsi_type_size(q->memtype),
+                            b->mstep, f->version) == NCS_ERANGE)
+                erange[b->req] = 1;
         }
-        if (*s == NCS_NOERR && p->erange)
-            *s = NCS_ERR(NCS_ERANGE);
-        if (reqs[which[j]]->status != NCS_NOERR && (*s == NCS_NOERR || *s == NCS_ERANGE))
-            *s = reqs[which[j]]->status;
-        plan_free(p);
+    for (int i = 0; i < n; i++) {
+        if (reqs[i]->put != put)
+            continue;
+        st[i] = status != NCS_NOERR ? status
+                : erange != NULL && erange[i] ? NCS_ERR(NCS_ERANGE) : NCS_NOERR;
+        if (reqs[i]->status != NCS_NOERR && (st[i] == NCS_NOERR || st[i] == NCS_ERANGE))
+            st[i] = reqs[i]->status;
     }
+    status = NCS_NOERR;          /* (each request has its status) */
+out:
+    if (kept)
+        kept_give();
+    else
+        free(w.stage);
+    free(w.runs);
     free(l.b);
-    free(plans);
-    free(which);
+    free(erange);
     return status;
 }
 

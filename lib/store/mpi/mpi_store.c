@@ -479,7 +479,7 @@ static int move_data(ncs_file *f, const ncs_model *old, const ncs_layout *olay)
     size_t np = 0, cap = 0;
     unsigned char *buf = NULL;
     int status = NCS_NOERR;
-    MPI_File ifh;
+    MPI_File ifh = MPI_FILE_NULL;
     if (ms->rank != 0)
         return agree_status(ms, NCS_NOERR);
     for (int i = 0; status == NCS_NOERR && i < old->nvars; i++) {
