@@ -452,6 +452,43 @@ typedef int ncs_get1_failure(int ncid, int varid, int status);
 int ncs_get1_long(int ncid, int varid, const long *index, ncs_get1_failure *fail,
                   void *buf);
 
+/* ---- nonblocking requests ------------------------------------------------
+ * ncs_iget and ncs_iput check a request as ncs_get and ncs_put do (and
+ * return the same errors at once) and post it; *reqp gets its id (> 0).
+ * Nothing moves until ncs_wait_all, which carries out the requests
+ * listed (nreqs ids in reqs, each set to NCS_REQ_NULL when done, with its
+ * status in statuses[i], which may be NULL), or every pending one with
+ * nreqs NCS_REQ_ALL (reqs and statuses NULL, or as many as are pending).
+ * Puts are made before gets; within each kind, in a file opened with
+ * ncslab_par.h, the requests of every process move together in one
+ * collective MPI-IO call (ncs_wait_all is collective there, whatever the
+ * variables' access modes; a process with nothing pending takes part),
+ * sorted by file offset, and elsewhere one after the other.  A buffer
+ * must stay as it is (iput) or unread (iget) until the wait.  The
+ * regions of the puts of one wait must not overlap, nor those of its
+ * gets, where they would move in one collective call: such a wait moves
+ * the requests one collective call at a time instead.  Requests still
+ * pending when the file is closed are dropped, and ncs_close returns
+ * NCS_EPENDING (PnetCDF's code) after closing.  Errors of ncs_wait_all:
+ * NCS_EBADID, NCS_EINVAL_REQUEST (an id not pending), and the first
+ * failing request's status (all are carried out); the statuses say
+ * which failed. */
+#define NCS_REQ_NULL (-1)
+#define NCS_REQ_ALL  (-1)
+#define NCS_EINVAL_REQUEST (-212)  /* not the id of a pending request */
+#define NCS_EPENDING       (-236)  /* requests were pending at close */
+int ncs_iget(int ncid, int varid, const size_t *start, const size_t *count,
+             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf,
+             int *reqp);
+int ncs_iput(int ncid, int varid, const size_t *start, const size_t *count,
+             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, const void *buf,
+             int *reqp);
+int ncs_wait_all(int ncid, int nreqs, int *reqs, int *statuses);
+/* Drops the requests listed (as ncs_wait_all lists them) without moving
+ * anything; *npending of ncs_inq_nreqs: how many are pending. */
+int ncs_cancel(int ncid, int nreqs, int *reqs, int *statuses);
+int ncs_inq_nreqs(int ncid, int *npendingp);
+
 /* ---- chunked storage (netCDF-4/HDF5 files, classic data model) ---------
  * Files created with NCS_NETCDF4|NCS_CLASSIC_MODEL store variables as
  * netCDF-C does by default: fixed-size ones contiguous, record variables

@@ -33,6 +33,9 @@ int ncsi_file_create_with(const char *path, int cmode, const ncs_store_methods *
 int ncsi_file_open_with(const char *path, int mode, ncsi_store_picker pick, const void *arg,
                         int *ncidp);
 
+/* Drops f's pending nonblocking requests (api_data.c), at close. */
+void ncsi_reqs_drop(ncs_file *f);
+
 /* The general path of ncs_get1, every check included (api_data.c), for
  * the fast path of api_get1.c. */
 int ncsi_get1_checked(int ncid, int varid, const size_t *index, int memtype, void *buf);

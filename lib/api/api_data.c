@@ -524,9 +524,28 @@ static int quantized_put(ncs_file *f, int varid, const ncs_slab *s, int memtype,
     return status;
 }
 
+/* A request that passed every check, posted for a later ncs_wait_all
+ * instead of carried out (ncs_iget, ncs_iput): its slab and memory. */
+static int defer_req(ncsi_req *q, const request *r, int varid, const ncs_slab *s, void *buf,
+                     int clip_err)
+{
+    int status = ncsi_slab_copy(&q->slab, s);
+    if (status != NCS_NOERR)
+        return status;
+    q->varid = varid;
+    q->put = r->put;
+    q->memtype = r->memtype;
+    q->buf = buf;
+    q->status = clip_err;
+    q->empty = 0;
+    return NCS_NOERR;
+}
+
+/* defer: post the request there (q->empty stays 1 when it has nothing to
+ * move) instead of carrying it out. */
 static int transfer_checked(int ncid, int varid, const size_t *start, const size_t *count,
                             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype,
-                            void *buf, int put, int one)
+                            void *buf, int put, int one, ncsi_req *defer)
 {
     static const size_t zeros[NCS_MAX_VAR_DIMS];
     size_t full_inl[NCSI_SLAB_INLINE], *full = full_inl;
@@ -602,6 +621,10 @@ static int transfer_checked(int ncid, int varid, const size_t *start, const size
         goto done;
     have_slab = 1;
     if (s.nelems == 0) {
+        if (defer != NULL && s.recs_needed > r.f->model.numrecs) {
+            status = defer_req(defer, &r, varid, &s, buf, clip_err);
+            goto done;
+        }
         if (s.recs_needed > r.f->model.numrecs)
             status = ncsi_store_put(r.f, varid, &s, r.memtype, buf);
         if (status == NCS_NOERR)
@@ -629,6 +652,10 @@ static int transfer_checked(int ncid, int varid, const size_t *start, const size
         status = check_memory(&s, ncsi_type_size(r.memtype));
         if (status != NCS_NOERR)
             goto done;
+    }
+    if (defer != NULL) {
+        status = defer_req(defer, &r, varid, &s, buf, clip_err);
+        goto done;
     }
     if (put && r.v->quantize != NCS_NOQUANTIZE)
         status = quantized_put(r.f, varid, &s, r.memtype, buf);
@@ -662,9 +689,10 @@ static int transfer(int ncid, int varid, const size_t *start, const size_t *coun
     int status;
     if (f == NULL || !NCSI_STORE_HAS(f, skip))
         return transfer_checked(ncid, varid, start, count, stride, imap, memtype, buf, put,
-                                one);
+                                one, NULL);
     before = f->xfers;
-    status = transfer_checked(ncid, varid, start, count, stride, imap, memtype, buf, put, one);
+    status = transfer_checked(ncid, varid, start, count, stride, imap, memtype, buf, put, one,
+                              NULL);
     if (f->xfers == before)
         status = ncsi_store_skip(f, varid, put, status);
     return status;
@@ -818,4 +846,268 @@ int ncsi_get1_checked(int ncid, int varid, const size_t *index, int memtype, voi
 int ncs_put1(int ncid, int varid, const size_t *index, int memtype, const void *buf)
 {
     return transfer(ncid, varid, index, ones, NULL, NULL, memtype, (void *)buf, 1, 1);
+}
+
+/* ---- nonblocking requests ------------------------------------------------ */
+
+static int post(int ncid, int varid, const size_t *start, const size_t *count,
+                const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf,
+                int put, int *reqp)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    ncsi_req *q;
+    int status;
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (reqp == NULL)
+        return NCS_ERR(NCS_EINVAL);
+    if (f->nreqs == f->capreqs) {
+        int ncap = f->capreqs ? 2 * f->capreqs : 16;
+        ncsi_req **a;
+        if (ncap > INT_MAX / 2)
+            return NCS_ERR(NCS_ENOMEM);
+        a = realloc(f->reqs, (size_t)ncap * sizeof *a);
+        if (a == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        f->reqs = a;
+        f->capreqs = ncap;
+    }
+    q = ncsi_calloc(1, sizeof *q);
+    if (q == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    q->empty = 1;
+    q->varid = varid;
+    q->put = put;
+    status = transfer_checked(ncid, varid, start, count, stride, imap, memtype, buf, put, 0, q);
+    if (status != NCS_NOERR) {
+        if (!q->empty)
+            ncsi_slab_release(&q->slab);
+        free(q);
+        return status;
+    }
+    if (f->next_req <= 0 || f->next_req == INT_MAX)
+        f->next_req = 1;
+    q->id = f->next_req++;
+    f->reqs[f->nreqs++] = q;
+    *reqp = q->id;
+    return NCS_NOERR;
+}
+
+int ncs_iget(int ncid, int varid, const size_t *start, const size_t *count,
+             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, void *buf, int *reqp)
+{
+    return post(ncid, varid, start, count, stride, imap, memtype, buf, 0, reqp);
+}
+
+int ncs_iput(int ncid, int varid, const size_t *start, const size_t *count,
+             const ptrdiff_t *stride, const ptrdiff_t *imap, int memtype, const void *buf,
+             int *reqp)
+{
+    return post(ncid, varid, start, count, stride, imap, memtype, (void *)buf, 1, reqp);
+}
+
+static void req_free(ncsi_req *q)
+{
+    if (!q->empty)
+        ncsi_slab_release(&q->slab);
+    free(q);
+}
+
+void ncsi_reqs_drop(ncs_file *f)
+{
+    for (int i = 0; i < f->nreqs; i++)
+        req_free(f->reqs[i]);
+    free(f->reqs);
+    f->reqs = NULL;
+    f->nreqs = f->capreqs = 0;
+}
+
+/* One posted request carried out as ncs_get or ncs_put would have. */
+static int run_req(ncs_file *f, ncsi_req *q)
+{
+    int status;
+    if (q->empty)
+        return q->status;
+    if (q->put && f->model.vars[q->varid].quantize != NCS_NOQUANTIZE)
+        status = quantized_put(f, q->varid, &q->slab, q->memtype, q->buf);
+    else if (q->put)
+        status = ncsi_store_put(f, q->varid, &q->slab, q->memtype, q->buf);
+    else if (ncsi_fastpath && !ncsi_slab_natural_map(&q->slab))
+        status = get_mapped(f, q->varid, &q->slab, q->memtype, q->buf);
+    else
+        status = ncsi_store_get(f, q->varid, &q->slab, q->memtype, q->buf);
+    if (q->status != NCS_NOERR && (status == NCS_NOERR || status == NCS_ERANGE))
+        status = q->status;
+    return status;
+}
+
+/* The pending requests listed (nreqs NCS_REQ_ALL: all of them), taken
+ * off f's list into *outp (n of them, in the order listed; *slots: where
+ * each was in reqs, -1 for all).  NCS_EINVAL_REQUEST for an id not
+ * pending: nothing is taken then. */
+static int take(ncs_file *f, int nreqs, int *reqs, ncsi_req ***outp, int *np, int **slotp)
+{
+    ncsi_req **out;
+    int *slot, n = 0;
+    *outp = NULL;
+    *slotp = NULL;
+    *np = 0;
+    if (nreqs == NCS_REQ_ALL) {
+        out = f->reqs;
+        n = f->nreqs;
+        slot = ncsi_malloc(((size_t)n + 1) * sizeof *slot);
+        if (slot == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        for (int i = 0; i < n; i++)
+            slot[i] = i;
+        f->reqs = NULL;
+        f->nreqs = f->capreqs = 0;
+        *outp = out;
+        *np = n;
+        *slotp = slot;
+        return NCS_NOERR;
+    }
+    if (nreqs < 0 || (nreqs > 0 && reqs == NULL))
+        return NCS_ERR(NCS_EINVAL);
+    out = ncsi_malloc(((size_t)nreqs + 1) * sizeof *out);
+    slot = ncsi_malloc(((size_t)nreqs + 1) * sizeof *slot);
+    if (out == NULL || slot == NULL) {
+        free(out);
+        free(slot);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    for (int i = 0; i < nreqs; i++) {
+        int found = -1, lo = 0, hi = f->nreqs - 1;
+        if (reqs[i] == NCS_REQ_NULL)
+            continue;
+        /* f->reqs is in posting order, so in increasing ids; after ids
+         * wrapped, a linear search */
+        while (lo <= hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (f->reqs[mid]->id == reqs[i]) {
+                found = mid;
+                break;
+            }
+            if (f->reqs[mid]->id < reqs[i])
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        for (int j = 0; j < f->nreqs && found < 0; j++)
+            if (f->reqs[j]->id == reqs[i])
+                found = j;
+        if (found < 0 || f->reqs[found]->taken) {
+            /* (a request listed twice is not pending the second time) */
+            for (int k = 0; k < n; k++)
+                out[k]->taken = 0;
+            free(out);
+            free(slot);
+            return NCS_ERR(NCS_EINVAL_REQUEST);
+        }
+        out[n] = f->reqs[found];
+        out[n]->taken = 1;
+        slot[n++] = i;
+    }
+    /* the rest, in their order */
+    {
+        int k = 0;
+        for (int j = 0; j < f->nreqs; j++)
+            if (!f->reqs[j]->taken)
+                f->reqs[k++] = f->reqs[j];
+        f->nreqs = k;
+    }
+    *outp = out;
+    *np = n;
+    *slotp = slot;
+    return NCS_NOERR;
+}
+
+static int finish(int status, int nreqs, int *reqs, int *statuses, ncsi_req **q, int n,
+                  const int *slot, const int *st)
+{
+    int first = NCS_NOERR;
+    for (int i = 0; i < n; i++) {
+        if (reqs != NULL && nreqs != NCS_REQ_ALL)
+            reqs[slot[i]] = NCS_REQ_NULL;
+        else if (reqs != NULL)
+            reqs[i] = NCS_REQ_NULL;
+        if (statuses != NULL)
+            statuses[nreqs != NCS_REQ_ALL ? slot[i] : i] = st != NULL ? st[i] : NCS_NOERR;
+        if (st != NULL && first == NCS_NOERR)
+            first = st[i];
+        req_free(q[i]);
+    }
+    return status != NCS_NOERR ? status : first;
+}
+
+int ncs_wait_all(int ncid, int nreqs, int *reqs, int *statuses)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    ncsi_req **q = NULL, **live = NULL;
+    int *slot = NULL, *st = NULL, *lst = NULL, n = 0, nlive = 0, status;
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    status = take(f, nreqs, reqs, &q, &n, &slot);
+    if (status == NCS_NOERR) {
+        st = ncsi_calloc((size_t)n + 1, sizeof *st);
+        live = ncsi_malloc(((size_t)n + 1) * sizeof *live);
+        lst = ncsi_calloc((size_t)n + 1, sizeof *lst);
+        if (st == NULL || live == NULL || lst == NULL)
+            status = NCS_ERR(NCS_ENOMEM);
+    }
+    if (status == NCS_NOERR && (f->flags & NCSI_F_INDEF))
+        status = NCS_ERR(NCS_EINDEFINE);
+    if (!NCSI_STORE_HAS(f, batch)) {
+        for (int pass = 0; status == NCS_NOERR && pass < 2; pass++)
+            for (int i = 0; i < n; i++)
+                if (q[i]->put == (pass == 0))
+                    st[i] = run_req(f, q[i]);
+    } else {
+        /* every process of a collective store takes part, whatever went
+         * wrong here (its requests then move nothing) */
+        for (int i = 0; status == NCS_NOERR && i < n; i++) {
+            if (q[i]->empty)
+                st[i] = q[i]->status;
+            else
+                live[nlive++] = q[i];
+        }
+        int whole = ncsi_store_batch(f, live, status == NCS_NOERR ? nlive : 0, lst);
+        for (int i = 0, k = 0; status == NCS_NOERR && i < n; i++)
+            if (!q[i]->empty)
+                st[i] = lst[k++];
+        if (status == NCS_NOERR)
+            status = whole;
+    }
+    status = finish(status, nreqs, reqs, statuses, q, n, slot, st);
+    free(q);
+    free(slot);
+    free(st);
+    free(lst);
+    free(live);
+    return status;
+}
+
+int ncs_cancel(int ncid, int nreqs, int *reqs, int *statuses)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    ncsi_req **q = NULL;
+    int *slot = NULL, n = 0, status;
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    status = take(f, nreqs, reqs, &q, &n, &slot);
+    if (status == NCS_NOERR)
+        status = finish(NCS_NOERR, nreqs, reqs, statuses, q, n, slot, NULL);
+    free(q);
+    free(slot);
+    return status;
+}
+
+int ncs_inq_nreqs(int ncid, int *npendingp)
+{
+    ncs_file *f = ncsi_file_get(ncid);
+    if (f == NULL)
+        return NCS_ERR(NCS_EBADID);
+    if (npendingp != NULL)
+        *npendingp = f->nreqs;
+    return NCS_NOERR;
 }

@@ -324,7 +324,11 @@ int ncs_sync(int ncid)
 
 static int release(ncs_file *f, int abort)
 {
+    int pending = f->nreqs > 0;
     int status = ncsi_store_close(f, abort);
+    ncsi_reqs_drop(f);
+    if (status == NCS_NOERR && pending && !abort)
+        status = NCS_ERR(NCS_EPENDING);
     ncsi_file_unregister(f);
     file_free(f);
     return status;

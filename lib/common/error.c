@@ -209,6 +209,8 @@ static const char *const messages[] = {
     [-NCSI_EOBJECT] = "NetCDF: Some object exists when it should not",
     [-NCSI_ENOOBJECT] = "NetCDF: Some object not found",
     [-NCSI_EPLUGIN] = "NetCDF: Unclassified failure in accessing a dynamically loaded plugin",
+    [-NCS_EINVAL_REQUEST] = "Not the id of a pending nonblocking request",
+    [-NCS_EPENDING] = "Nonblocking requests were still pending when the file was closed",
     [-NCS_EMULTIDEFINE] = "The processes of a parallel file disagree on its definitions "
                           "or on a collective call's arguments",
 };

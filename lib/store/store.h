@@ -56,6 +56,22 @@ typedef struct ncs_file ncs_file;
  * upkeep slots (flush, refresh, reload), absent, mean that the back end
  * keeps nothing that could be stale or unwritten there, so the call
  * succeeds doing nothing. */
+/* A posted nonblocking request (ncs_iget, ncs_iput): a validated slab of
+ * one variable, its memory, and the status it has so far (a strided
+ * request clipped at the end of the data fails after moving what
+ * exists). */
+typedef struct ncsi_req {
+    int id;
+    int varid;
+    int put;
+    int memtype;
+    void *buf;
+    int status;
+    int empty;             /* nothing to move (and no records to add) */
+    int taken;             /* listed by the wait under way */
+    ncs_slab slab;
+} ncsi_req;
+
 typedef struct ncs_store_methods {
     const char *name;
     /* Registry: *claims = 1 when this back end reads the existing file
@@ -148,6 +164,12 @@ typedef struct ncs_store_methods {
      * itself, or another process's error where status is NCS_NOERR).
      * varid may be any int. */
     int (*skip)(ncs_file *f, int varid, int put, int status);
+    /* Optional: carries out n posted requests (none empty) at once, puts
+     * first, each one's outcome in status[i] (the request's own status
+     * folded in); returns NCS_NOERR or an error of the whole (in a
+     * collective store, every process calls it, n = 0 included).
+     * Absent: the API layer carries them out one by one. */
+    int (*batch)(ncs_file *f, ncsi_req *const *reqs, int n, int *status);
     /* enddef takes NCSI_ALIGN_DEFAULT for v_align and r_align as its own
      * defaults (else the wrapper makes them netCDF-C's, 1). */
     int align_defaults;
@@ -291,6 +313,8 @@ struct ncs_file {
     uint64_t xfers;         /* calls of the get and put slots so far (a
                                collective store's skip is owed where a data
                                call made none) */
+    ncsi_req **reqs;        /* pending nonblocking requests, in posting order */
+    int nreqs, capreqs, next_req;
 };
 
 /* ---- the wrappers: every call of a slot goes through one of these ----
@@ -403,6 +427,8 @@ static inline int ncsi_store_chunk_index(ncs_file *f, int varid, size_t *extent,
 }
 static inline int ncsi_store_skip(ncs_file *f, int varid, int put, int status)
 { return f->store->skip != NULL ? f->store->skip(f, varid, put, status) : status; }
+static inline int ncsi_store_batch(ncs_file *f, ncsi_req *const *reqs, int n, int *status)
+{ ncsi_memo_clear(&f->memo); f->xfers++; return f->store->batch(f, reqs, n, status); }
 static inline int ncsi_store_close(ncs_file *f, int abort)
 { ncsi_memo_clear(&f->memo); return f->store->close(f, abort); }
 

@@ -19,6 +19,7 @@
 #include "mpi_store.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ typedef struct plan {
     run *runs;
     size_t nruns, cap;
     int erange;
+    int kept;                 /* stage is the file's kept buffer */
 } plan;
 
 static int add_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t fstep,
@@ -76,15 +78,75 @@ static int add_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t 
     return NCS_NOERR;
 }
 
+/* The staging buffer single transfers share, kept between them (and
+ * between files: a program writes many files one after another) up to
+ * NCSI_MPI_STAGE_KEEP bytes, so that a large put costs no fresh pages
+ * each time; a transfer that finds it taken (another thread's) makes its
+ * own. */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *kept_buf;
+static size_t kept_cap;
+static int kept_busy;
+
+static unsigned char *kept_take(size_t n)
+{
+    unsigned char *b = NULL;
+    pthread_mutex_lock(&kept_lock);
+    if (!kept_busy) {
+        if (kept_cap < n) {
+            unsigned char *g = realloc(kept_buf, n);
+            if (g != NULL) {
+                kept_buf = g;
+                kept_cap = n;
+            }
+        }
+        if (kept_cap >= n) {
+            kept_busy = 1;
+            b = kept_buf;
+        }
+    }
+    pthread_mutex_unlock(&kept_lock);
+    return b;
+}
+
+static void kept_give(void)
+{
+    pthread_mutex_lock(&kept_lock);
+    kept_busy = 0;
+    pthread_mutex_unlock(&kept_lock);
+}
+
 static void plan_free(plan *p)
 {
-    free(p->stage);
+    if (p->kept)
+        kept_give();
+    else
+        free(p->stage);
     free(p->runs);
 }
 
-/* The runs of s and the staging buffer (for a put, filled). */
-static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
-                      const void *buf, int put)
+/* The staging buffer of n bytes: the kept one when keep (a single
+ * transfer) and it is free; else its own (zeroed for a get, what a read
+ * past the end of the file leaves). */
+static unsigned char *stage_for(plan *p, size_t n, int keep, int put)
+{
+    if (n == 0)
+        n = 1;
+    if (keep && n <= NCSI_MPI_STAGE_KEEP) {
+        unsigned char *b = kept_take(n);
+        if (b != NULL) {
+            p->kept = 1;
+            return b;
+        }
+    }
+    return put ? ncsi_malloc(n) : ncsi_calloc(n, 1);
+}
+
+/* The runs of s and the staging buffer (for a put, filled); keep: the
+ * file's kept buffer may serve (a get then zeroes what its read does not
+ * reach). */
+static int plan_build_kept(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                           const void *buf, int put, int keep)
 {
     const ncs_var *v = &f->model.vars[varid];
     memset(p, 0, sizeof *p);
@@ -96,15 +158,22 @@ static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int me
     p->src = buf;
     if (s->nelems > (uint64_t)PTRDIFF_MAX / v->xsz)
         return NCS_ERR(NCS_ENOMEM);
-    /* zeros: what a read past the end of the file leaves */
-    p->stage = ncsi_calloc(s->nelems > 0 ? (size_t)(s->nelems * v->xsz) : 1, 1);
+    p->stage = stage_for(p, (size_t)(s->nelems * v->xsz), keep, put);
     if (p->stage == NULL)
         return NCS_ERR(NCS_ENOMEM);
     return ncsi_slab_runs(s, v->dsizes, add_run, p);
 }
 
-/* The file type of p's runs (MPI_BYTE where there are none), committed. */
-static int file_type(const plan *p, MPI_Datatype *tp)
+static int plan_build(plan *p, ncs_file *f, int varid, const ncs_slab *s, int memtype,
+                      const void *buf, int put)
+{
+    return plan_build_kept(p, f, varid, s, memtype, buf, put, 0);
+}
+
+/* The file type of p's runs (MPI_BYTE where there are none), committed,
+ * from *dispp: a single block of bytes is MPI_BYTE from where it starts
+ * (MPI-IO's contiguous case, which its collective code takes the fast way). */
+static int file_type(const plan *p, MPI_Datatype *tp, MPI_Offset *dispp)
 {
     size_t cap = 0, nb = 0;
     int *lens = NULL;
@@ -114,6 +183,7 @@ static int file_type(const plan *p, MPI_Datatype *tp)
     size_t xsz;
 
     *tp = MPI_BYTE;
+    *dispp = 0;
     if (p->nruns == 0)
         return NCS_NOERR;
     xsz = p->v->xsz;
@@ -166,7 +236,9 @@ static int file_type(const plan *p, MPI_Datatype *tp)
     }
     if (status == NCS_NOERR && nb > INT_MAX)
         status = NCS_ERR(NCS_ENOMEM);
-    if (status == NCS_NOERR && nb > 0) {
+    if (status == NCS_NOERR && nb == 1 && types[0] == MPI_BYTE) {
+        *dispp = (MPI_Offset)disps[0];
+    } else if (status == NCS_NOERR && nb > 0) {
         err = MPI_Type_create_struct((int)nb, lens, disps, types, tp);
         if (err == MPI_SUCCESS)
             err = MPI_Type_commit(tp);
@@ -225,15 +297,16 @@ static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
 static int move(const plan *p, MPI_File fh, int collective, int put)
 {
     MPI_Datatype ft = MPI_BYTE, mt = MPI_BYTE;
+    MPI_Offset disp = 0;
     MPI_Status st;
     int count = 0, err;
-    int status = file_type(p, &ft);
+    int status = file_type(p, &ft, &disp);
     if (status == NCS_NOERR)
         status = memory_type(p->nstage, &mt, &count);
     /* (a process whose type could not be made takes part with nothing) */
     if (status != NCS_NOERR)
         count = 0;
-    err = MPI_File_set_view(fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+    err = MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL);
     if (err == MPI_SUCCESS) {
         void *b = p->stage;
         if (put)
@@ -245,6 +318,14 @@ static int move(const plan *p, MPI_File fh, int collective, int put)
     }
     if (status == NCS_NOERR)
         status = ncsi_mpi_status(err);
+    if (status == NCS_NOERR && !put && p->kept && p->nstage > 0) {
+        /* what a read past the end of the file did not reach: zeros */
+        MPI_Count got = 0;
+        if (MPI_Get_elements_x(&st, MPI_BYTE, &got) != MPI_SUCCESS || got < 0)
+            got = 0;
+        if ((uint64_t)got < p->nstage)
+            memset(p->stage + got, 0, (size_t)(p->nstage - (uint64_t)got));
+    }
     /* the independent handle keeps the default view between calls (rank 0
      * writes the header through it) */
     if (!collective)
@@ -311,7 +392,7 @@ static int transfer(ncs_file *f, int varid, const plan *p, int status, uint64_t 
 int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf)
 {
     plan p;
-    int status = plan_build(&p, f, varid, s, memtype, buf, 1);
+    int status = plan_build_kept(&p, f, varid, s, memtype, buf, 1, 1);
     status = transfer(f, varid, &p, status, s->recs_needed, 1);
     if (status == NCS_NOERR && p.erange)
         status = NCS_ERR(NCS_ERANGE);
@@ -322,7 +403,7 @@ int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const v
 int ncsi_mpi_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf)
 {
     plan p;
-    int status = plan_build(&p, f, varid, s, memtype, NULL, 0);
+    int status = plan_build_kept(&p, f, varid, s, memtype, NULL, 0, 1);
     status = transfer(f, varid, &p, status, 0, 0);
     if (status == NCS_NOERR) {
         unsigned char *mem = buf;
@@ -382,4 +463,244 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
     }
     free(buf);
     return agree(ms, status, 0, &(uint64_t){ 0 });
+}
+
+/* ---- nonblocking requests: one collective call for a wait's puts, one
+ * for its gets --------------------------------------------------------------- */
+
+/* A piece of a batch: len bytes at file offset off, from or to mem. */
+typedef struct blk {
+    uint64_t off, len;
+    unsigned char *mem;
+} blk;
+
+static int by_off(const void *a, const void *b)
+{
+    const blk *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off ? 1 : 0;
+}
+
+typedef struct blist {
+    blk *b;
+    size_t n, cap;
+} blist;
+
+static int blist_add(blist *l, uint64_t off, uint64_t len, unsigned char *mem)
+{
+    if (l->n > 0) {
+        blk *last = &l->b[l->n - 1];
+        if (last->off + last->len == off && last->mem + last->len == mem &&
+            last->len + len <= BLOCK_MAX) {
+            last->len += len;
+            return NCS_NOERR;
+        }
+    }
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? 2 * l->cap : 64;
+        blk *q = realloc(l->b, ncap * sizeof *q);
+        if (q == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        l->b = q;
+        l->cap = ncap;
+    }
+    l->b[l->n].off = off;
+    l->b[l->n].len = len;
+    l->b[l->n].mem = mem;
+    l->n++;
+    return NCS_NOERR;
+}
+
+/* The pieces of p's runs, each at most BLOCK_MAX bytes. */
+static int blist_plan(blist *l, const plan *p)
+{
+    size_t xsz = p->v->xsz;
+    int status = NCS_NOERR;
+    for (size_t i = 0; status == NCS_NOERR && i < p->nruns; i++) {
+        const run *r = &p->runs[i];
+        unsigned char *mem = p->stage + r->pos;
+        if (r->gap == xsz || r->n == 1) {
+            for (uint64_t done = 0; status == NCS_NOERR && done < r->n * xsz;) {
+                uint64_t k = r->n * xsz - done > BLOCK_MAX ? BLOCK_MAX / xsz * xsz
+                                                          : r->n * xsz - done;
+                status = blist_add(l, r->off + done, k, mem + done);
+                done += k;
+            }
+        } else {
+            for (uint64_t j = 0; status == NCS_NOERR && j < r->n; j++)
+                status = blist_add(l, r->off + j * r->gap, xsz, mem + j * xsz);
+        }
+    }
+    return status;
+}
+
+/* Sorted by offset and joined where they follow on in the file and in
+ * memory; 1 in *overlap when two overlap in the file. */
+static void blist_sort(blist *l, int *overlap)
+{
+    size_t k = 0;
+    *overlap = 0;
+    if (l->n == 0)
+        return;
+    qsort(l->b, l->n, sizeof *l->b, by_off);
+    for (size_t i = 1; i < l->n; i++) {
+        blk *last = &l->b[k];
+        if (l->b[i].off < last->off + last->len)
+            *overlap = 1;
+        if (last->off + last->len == l->b[i].off && last->mem + last->len == l->b[i].mem &&
+            last->len + l->b[i].len <= BLOCK_MAX)
+            last->len += l->b[i].len;
+        else
+            l->b[++k] = l->b[i];
+    }
+    l->n = k + 1;
+}
+
+/* The file and memory types of l's pieces (memory at absolute
+ * addresses, from MPI_BOTTOM), committed; MPI_BYTE for none. */
+static int blist_types(const blist *l, MPI_Datatype *ft, MPI_Datatype *mt)
+{
+    int *lens;
+    MPI_Aint *fd, *md;
+    int err = MPI_SUCCESS;
+    *ft = *mt = MPI_BYTE;
+    if (l->n == 0)
+        return NCS_NOERR;
+    if (l->n > INT_MAX)
+        return NCS_ERR(NCS_ENOMEM);
+    lens = ncsi_malloc(l->n * sizeof *lens);
+    fd = ncsi_malloc(l->n * sizeof *fd);
+    md = ncsi_malloc(l->n * sizeof *md);
+    if (lens == NULL || fd == NULL || md == NULL) {
+        free(lens);
+        free(fd);
+        free(md);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    for (size_t i = 0; i < l->n && err == MPI_SUCCESS; i++) {
+        lens[i] = (int)l->b[i].len;
+        fd[i] = (MPI_Aint)l->b[i].off;
+        err = MPI_Get_address(l->b[i].mem, &md[i]);
+    }
+    if (err == MPI_SUCCESS)
+        err = MPI_Type_create_hindexed((int)l->n, lens, fd, MPI_BYTE, ft);
+    if (err == MPI_SUCCESS)
+        err = MPI_Type_commit(ft);
+    if (err == MPI_SUCCESS)
+        err = MPI_Type_create_hindexed((int)l->n, lens, md, MPI_BYTE, mt);
+    if (err == MPI_SUCCESS)
+        err = MPI_Type_commit(mt);
+    free(lens);
+    free(fd);
+    free(md);
+    if (err != MPI_SUCCESS) {
+        if (*ft != MPI_BYTE)
+            MPI_Type_free(ft);
+        *ft = *mt = MPI_BYTE;
+    }
+    return ncsi_mpi_status(err);
+}
+
+/* One kind (put or get) of a batch: every process's requests of that kind
+ * in one collective call, or, where some process's overlap, one
+ * collective call a request. */
+static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int put)
+{
+    mpist *ms = MS(f);
+    plan *plans = ncsi_calloc((size_t)n + 1, sizeof *plans);
+    int *which = ncsi_malloc(((size_t)n + 1) * sizeof *which);
+    blist l = { 0 };
+    int k = 0, status = NCS_NOERR, overlap = 0;
+    long long in[3], out[3];
+    uint64_t recs = 0;
+    static const plan none;
+
+    if (plans == NULL || which == NULL)
+        status = NCS_ERR(NCS_ENOMEM);
+    for (int i = 0; status == NCS_NOERR && i < n; i++) {
+        const ncsi_req *q = reqs[i];
+        if (q->put != put)
+            continue;
+        st[i] = plan_build(&plans[k], f, q->varid, &q->slab, q->memtype, q->buf, put);
+        which[k++] = i;
+        if (st[i] != NCS_NOERR)
+            continue;
+        st[i] = blist_plan(&l, &plans[k - 1]);
+        if (st[i] == NCS_NOERR && q->slab.recs_needed > recs)
+            recs = q->slab.recs_needed;
+    }
+    if (status == NCS_NOERR)
+        blist_sort(&l, &overlap);
+    /* the largest of: a failure here, an overlap, the records, the
+     * requests of this kind */
+    in[0] = status != NCS_NOERR;
+    in[1] = overlap;
+    in[2] = (long long)recs;
+    if (MPI_Allreduce(in, out, 3, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+        out[0] = 1;
+    {
+        long long kk = k, maxk = k;
+        if (MPI_Allreduce(&kk, &maxk, 1, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+            out[0] = 1;
+        if (out[0] == 0 && out[1] == 0) {
+            MPI_Datatype ft, mt;
+            MPI_Status mst;
+            int s2 = blist_types(&l, &ft, &mt), err;
+            int cnt = s2 == NCS_NOERR && l.n > 0 ? 1 : 0;
+            err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+            if (err == MPI_SUCCESS)
+                err = put ? MPI_File_write_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst)
+                          : MPI_File_read_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst);
+            if (s2 == NCS_NOERR)
+                s2 = ncsi_mpi_status(err);
+            if (ft != MPI_BYTE)
+                MPI_Type_free(&ft);
+            if (mt != MPI_BYTE)
+                MPI_Type_free(&mt);
+            s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
+            for (int j = 0; j < k; j++)
+                if (st[which[j]] == NCS_NOERR)
+                    st[which[j]] = s2;
+        } else if (out[0] == 0) {
+            for (long long j = 0; j < maxk; j++) {
+                int s2 = move(j < k && st[which[j]] == NCS_NOERR ? &plans[j] : &none, ms->fh, 1,
+                              put);
+                s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
+                if (j < k && st[which[j]] == NCS_NOERR)
+                    st[which[j]] = s2;
+            }
+        } else if (status == NCS_NOERR) {
+            status = NCS_ERR(NCS_EIO);    /* another process could not take part */
+        }
+    }
+    if (status == NCS_NOERR && put)
+        grow_records(f, (uint64_t)out[2]);
+    for (int j = 0; j < k; j++) {
+        plan *p = &plans[j];
+        int *s = &st[which[j]];
+        if (*s == NCS_NOERR && !put) {
+            unsigned char *mem = p->put ? NULL : reqs[which[j]]->buf;
+            for (size_t i = 0; i < p->nruns; i++) {
+                const run *r = &p->runs[i];
+                if (ncsi_decode(p->v->type, p->stage + r->pos, (size_t)r->n, p->memtype,
+                                mem + r->moff * (ptrdiff_t)p->msz, r->mstep,
+                                f->version) == NCS_ERANGE)
+                    p->erange = 1;
+            }
+        }
+        if (*s == NCS_NOERR && p->erange)
+            *s = NCS_ERR(NCS_ERANGE);
+        if (reqs[which[j]]->status != NCS_NOERR && (*s == NCS_NOERR || *s == NCS_ERANGE))
+            *s = reqs[which[j]]->status;
+        plan_free(p);
+    }
+    free(l.b);
+    free(plans);
+    free(which);
+    return status;
+}
+
+int ncsi_mpi_batch(ncs_file *f, ncsi_req *const *reqs, int n, int *st)
+{
+    int status = batch_kind(f, reqs, n, st, 1), s2 = batch_kind(f, reqs, n, st, 0);
+    return status != NCS_NOERR ? status : s2;
 }

@@ -117,14 +117,15 @@ static int definitions(ncs_file *f, unsigned char **bytesp, size_t *np, size_t *
     return NCS_NOERR;
 }
 
-/* Rank 0 writes n bytes at off through its own handle; every process gets
- * the outcome (collective). */
+/* Rank 0 writes n bytes at off through the collective handle, its view
+ * put back to the bytes of the file first (a data call leaves its own);
+ * every process gets the outcome (collective). */
 static int root_write(mpist *ms, uint64_t off, const void *buf, size_t n)
 {
-    int status = NCS_NOERR;
-    if (ms->rank == 0) {
-        MPI_File ifh;
-        status = ncsi_mpi_indep(ms, &ifh);
+    int status = ncsi_mpi_status(MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native",
+                                                   MPI_INFO_NULL));
+    if (status == NCS_NOERR && ms->rank == 0) {
+        MPI_File ifh = ms->fh;
         while (status == NCS_NOERR && n > 0) {
             int k = n > (size_t)(INT_MAX / 2) ? INT_MAX / 2 : (int)n, cnt = 0;
             MPI_Status st;
@@ -621,16 +622,19 @@ static int settle(ncs_file *f, int durable)
     if (status != NCS_NOERR || !ms->writable)
         return status;
     if (durable) {
+        /* (every process calls the collective sync, whatever its own did) */
+        int s2 = ncsi_mpi_status(MPI_File_sync(ms->fh));
         if (ms->ifh != MPI_FILE_NULL)
             status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
-        status = agree_status(ms, status == NCS_NOERR ? ncsi_mpi_status(MPI_File_sync(ms->fh))
-                                                      : status);
+        status = agree_status(ms, status != NCS_NOERR ? status : s2);
     }
-    if (status == NCS_NOERR && (f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY)))
+    if (status == NCS_NOERR && (f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY))) {
         status = write_counts(f, (f->flags & NCSI_F_HDIRTY) != 0);
-    if (status == NCS_NOERR && durable && ms->rank == 0 && ms->ifh != MPI_FILE_NULL)
-        status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
-    return agree_status(ms, status);
+        /* the count, after the data it counts, durable too */
+        if (status == NCS_NOERR && durable)
+            status = agree_status(ms, ncsi_mpi_status(MPI_File_sync(ms->fh)));
+    }
+    return status;
 }
 
 static int ms_sync(ncs_file *f)
@@ -665,5 +669,6 @@ const ncs_store_methods ncsi_mpi_store = {
     .flush = ms_flush,
     .close = ms_close,
     .skip = ncsi_mpi_skip,
+    .batch = ncsi_mpi_batch,
     .align_defaults = 1,
 };

@@ -52,6 +52,9 @@ typedef struct mpist {
     uint64_t written_numrecs; /* the record count the file holds */
 } mpist;
 
+/* The largest staging buffer the data path keeps between transfers. */
+#define NCSI_MPI_STAGE_KEEP ((size_t)64 << 20)
+
 static inline mpist *MS(ncs_file *f)
 {
     return (mpist *)f->state;
@@ -92,6 +95,9 @@ int ncsi_mpi_agree_numrecs(ncs_file *f);
 int ncsi_mpi_get(ncs_file *f, int varid, const ncs_slab *s, int memtype, void *buf);
 int ncsi_mpi_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const void *buf);
 int ncsi_mpi_skip(ncs_file *f, int varid, int put, int status);
+/* The store table's batch: a wait's puts, then its gets, each kind in one
+ * collective call (collective). */
+int ncsi_mpi_batch(ncs_file *f, ncsi_req *const *reqs, int n, int *status);
 /* Writes n bytes at off from every process's share of [off, off + n) of
  * the pattern of psz bytes repeated (fill values), collectively. */
 int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned char *pat,

@@ -1,0 +1,38 @@
+#!/bin/sh
+# parbench_check.sh -- a small run of the parallel kernels at 2 processes
+# (make check): each kernel's file through ncslab is byte for byte
+# PnetCDF's, and the run prints a row for every kernel.  No timing is
+# judged here (doc/parallel.md has the measured table).
+top_builddir=${top_builddir:-.}
+MPIRUN=${MPIRUN:-mpirun}
+if ! command -v "$MPIRUN" >/dev/null 2>&1; then
+    echo "note: no mpirun: skipped"
+    exit 77
+fi
+flags=
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+    flags=--oversubscribe
+    OMPI_MCA_btl_vader_single_copy_mechanism=none
+    export OMPI_MCA_btl_vader_single_copy_mechanism
+    if [ "$(id -u)" = 0 ]; then
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    fi
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$(timeout 300 "$MPIRUN" $flags -n 2 "$top_builddir/tests/bench/parbench" --scale 1 --reps 1 \
+      --dir "$tmp")
+status=$?
+echo "$out"
+if [ $status != 0 ]; then
+    echo "FAIL: parbench exited with $status"
+    exit 1
+fi
+for k in flash wrf e3sm e3sm-blocking; do
+    if ! echo "$out" | grep -q "^$k,2,.*,yes\$"; then
+        echo "FAIL: no row with the same bytes for $k"
+        exit 1
+    fi
+done
+echo "PASS: 4 kernels at 2 processes, ncslab's files PnetCDF's byte for byte"
