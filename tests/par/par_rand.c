@@ -41,10 +41,16 @@
  * Exit status 1 on any difference, on every process; an unexpected error
  * from either library aborts the job.
  *
- * Usage: par_rand [--seed S]... [--first S --count K] [--dir DIR] [--keep]
+ * Layout: the file's layout is PnetCDF's default, or ncmpi__enddef /
+ * ncs__enddef with random arguments; with --hints, also random
+ * nc_header_align_size, nc_var_align_size and nc_record_align_size in
+ * the MPI_Info of the creates (the same schemas and plans otherwise).
+ *
+ * Usage: par_rand [--seed S]... [--first S --count K] [--dir DIR] [--hints]
+ *                 [--keep] [--verbose]
  * (default: seeds 1-20, files in the current directory, removed when the
  * seed passes).  Every seed is printed; a failing one reproduces with
- *     mpirun -n N par_rand --seed S
+ *     mpirun -n N par_rand [--hints] --seed S
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -58,6 +64,8 @@
 #include <ncslab.h>
 #include <ncslab_par.h>
 
+#include "par_cdf.h"
+
 #define MAXRANK   4      /* dimensions of a variable */
 #define MAXDIMS   5      /* of a file: 1 record + 4 fixed */
 #define MAXVARS   8
@@ -70,12 +78,14 @@ static int rank, nprocs;
 static unsigned long long cur_seed;
 static int cur_fmt;
 static const char *dir = ".";
+static int use_hints;       /* --hints: layout hints in the MPI_Info */
 
 static void die(int line, const char *what, const char *msg, int status)
 {
     fprintf(stderr, "par_rand: rank %d: seed %llu CDF-%d line %d: %s: %s (%d)\n"
-            "par_rand: reproduce: mpirun -n %d par_rand --seed %llu\n",
-            rank, cur_seed, cur_fmt, line, what, msg, status, nprocs, cur_seed);
+            "par_rand: reproduce: mpirun -n %d par_rand%s --seed %llu\n",
+            rank, cur_seed, cur_fmt, line, what, msg, status, nprocs,
+            use_hints ? " --hints" : "", cur_seed);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
@@ -236,6 +246,10 @@ typedef struct {
     int ngatts, gatype[MAXATTS];
     size_t galen[MAXATTS];
     int mode;             /* 0 collective, 1 independent, 2 per variable */
+    int hints[3];         /* nc_header_align_size, nc_var_align_size,
+                           * nc_record_align_size; 0: not set */
+    int tuned;            /* enddef with the four arguments below */
+    size_t h_minfree, v_align, v_minfree, r_align;
     int indep_in_define;  /* mode 1: set while still in define mode */
     size_t numrecs;
 } schema;
@@ -490,6 +504,19 @@ static schema *make_schema(rng *r, int fmt)
         s->galen[j] = (size_t)rint_in(r, 1, s->gatype[j] == NCS_CHAR ? 9 : 4);
     }
     s->mode = rint_in(r, 0, 3) % 3;
+    {
+        static const int aligns[] = { 4, 16, 200, 512, 1024, 4096 };
+        static const size_t frees[] = { 0, 64, 1000 };
+        for (int k = 0; k < 3; k++) {
+            int h = aligns[rint_in(r, 0, 5)];
+            s->hints[k] = chance(r, 3) && use_hints ? h : 0;
+        }
+        s->tuned = chance(r, 4);
+        s->h_minfree = frees[rint_in(r, 0, 2)];
+        s->v_align = (size_t)aligns[rint_in(r, 0, 5)];
+        s->v_minfree = frees[rint_in(r, 0, 2)];
+        s->r_align = (size_t)aligns[rint_in(r, 0, 5)];
+    }
     s->indep_in_define = chance(r, 2);
     s->nvars = rint_in(r, 1, MAXVARS);
     for (int i = 0; i < s->nvars; i++) {
@@ -704,11 +731,34 @@ static void to_offsets(const var *v, const piece *q, MPI_Offset *st, MPI_Offset 
     }
 }
 
+/* The hints of a create: the schema's layout hints, and no data sieving
+ * for independent writes: ROMIO's read-modify-write of a strided write's
+ * whole extent loses what another process wrote meanwhile in its gaps
+ * (its lock does not hold off the other's contiguous writes), in
+ * PnetCDF's files as in ncslab's. */
+static MPI_Info create_info(const schema *s)
+{
+    static const char *names[3] = { "nc_header_align_size", "nc_var_align_size",
+                                    "nc_record_align_size" };
+    MPI_Info info;
+    char v[32];
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_ds_write", "disable");
+    for (int k = 0; k < 3; k++)
+        if (s->hints[k]) {
+            snprintf(v, sizeof v, "%d", s->hints[k]);
+            MPI_Info_set(info, names[k], v);
+        }
+    return info;
+}
+
 static void write_pnetcdf(const schema *s, const char *path)
 {
     int ncid, dimid[MAXDIMS], varid, indep = 0;
     char name[32];
-    PN(ncmpi_create(MPI_COMM_WORLD, path, pn_cmode(s->fmt), MPI_INFO_NULL, &ncid));
+    MPI_Info info = create_info(s);
+    PN(ncmpi_create(MPI_COMM_WORLD, path, pn_cmode(s->fmt), info, &ncid));
+    MPI_Info_free(&info);
     for (int d = 0; d < s->ndims; d++) {
         dim_name(s, d, name, sizeof name);
         PN(ncmpi_def_dim(ncid, name, d == s->recdim ? NC_UNLIMITED : (MPI_Offset)s->dimlen[d], &dimid[d]));
@@ -732,7 +782,11 @@ static void write_pnetcdf(const schema *s, const char *path)
             free(b);
         }
     }
-    PN(ncmpi_enddef(ncid));
+    if (s->tuned)
+        PN(ncmpi__enddef(ncid, (MPI_Offset)s->h_minfree, (MPI_Offset)s->v_align,
+                         (MPI_Offset)s->v_minfree, (MPI_Offset)s->r_align));
+    else
+        PN(ncmpi_enddef(ncid));
     for (int i = 0; i < s->nvars; i++) {
         const var *v = &s->v[i];
         if (v->indep && !indep)
@@ -768,7 +822,9 @@ static void write_ncslab(const schema *s, const char *path)
 {
     int ncid, dimid[MAXDIMS], varid;
     char name[32];
-    NS(ncs_create_par(path, ncs_cmode(s->fmt), MPI_COMM_WORLD, MPI_INFO_NULL, &ncid));
+    MPI_Info info = create_info(s);
+    NS(ncs_create_par(path, ncs_cmode(s->fmt), MPI_COMM_WORLD, info, &ncid));
+    MPI_Info_free(&info);
     if (s->mode == 1 && s->indep_in_define)
         NS(ncs_var_par_access(ncid, NCS_GLOBAL, NCS_INDEPENDENT));
     for (int d = 0; d < s->ndims; d++) {
@@ -794,7 +850,10 @@ static void write_ncslab(const schema *s, const char *path)
             free(b);
         }
     }
-    NS(ncs_enddef(ncid));
+    if (s->tuned)
+        NS(ncs__enddef(ncid, s->h_minfree, s->v_align, s->v_minfree, s->r_align));
+    else
+        NS(ncs_enddef(ncid));
     if (s->mode == 1 && !s->indep_in_define)
         NS(ncs_var_par_access(ncid, NCS_GLOBAL, NCS_INDEPENDENT));
     for (int i = 0; i < s->nvars; i++) {
@@ -948,206 +1007,6 @@ static void read_serial(const schema *s, const char *path, const char *who)
 
 /* ---- byte comparison ---------------------------------------------------- */
 
-static unsigned char *slurp(const char *path, size_t *lenp)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        b = malloc((size_t)n + 1);
-        if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-            free(b);
-            b = NULL;
-        }
-        *lenp = (size_t)n;
-    }
-    fclose(f);
-    return b;
-}
-
-/* A cursor over a classic header, for naming the field at an offset. */
-typedef struct {
-    const unsigned char *b;
-    size_t n, pos, target;
-    int fmt;
-    char *out;
-    size_t outlen;
-    int found;
-} hcur;
-
-static uint64_t hget(hcur *h, int bytes, const char *what)
-{
-    uint64_t v = 0;
-    if (!h->found && h->target >= h->pos && h->target < h->pos + (size_t)bytes) {
-        snprintf(h->out, h->outlen, "header: %s", what);
-        h->found = 1;
-    }
-    for (int i = 0; i < bytes && h->pos < h->n; i++)
-        v = v << 8 | h->b[h->pos++];
-    return v;
-}
-
-static uint64_t hcount(hcur *h, const char *what)
-{
-    return hget(h, h->fmt == 5 ? 8 : 4, what);
-}
-
-static void hskip(hcur *h, size_t bytes, const char *what)
-{
-    bytes = (bytes + 3) & ~(size_t)3;
-    if (!h->found && h->target >= h->pos && h->target < h->pos + bytes) {
-        snprintf(h->out, h->outlen, "header: %s", what);
-        h->found = 1;
-    }
-    h->pos += bytes;
-}
-
-static void hname(hcur *h, const char *what, char *name, size_t len)
-{
-    char w[96];
-    snprintf(w, sizeof w, "%s name length", what);
-    uint64_t n = hcount(h, w);
-    size_t k = n < len - 1 ? (size_t)n : len - 1;
-    if (h->pos + k <= h->n)
-        memcpy(name, h->b + h->pos, k);
-    name[k] = 0;
-    snprintf(w, sizeof w, "%s name \"%s\"", what, name);
-    hskip(h, (size_t)n, w);
-}
-
-static void hatts(hcur *h, const char *owner)
-{
-    char w[160], name[64];
-    hget(h, 4, "attribute list tag");
-    uint64_t na = hcount(h, "attribute count");
-    for (uint64_t a = 0; a < na && h->pos < h->n; a++) {
-        snprintf(w, sizeof w, "%s attribute %" PRIu64, owner, a);
-        hname(h, w, name, sizeof name);
-        snprintf(w, sizeof w, "%s attribute \"%s\"", owner, name);
-        char f[200];
-        snprintf(f, sizeof f, "%s type", w);
-        int t = (int)hget(h, 4, f);
-        snprintf(f, sizeof f, "%s length", w);
-        uint64_t n = hcount(h, f);
-        snprintf(f, sizeof f, "%s values", w);
-        hskip(h, (size_t)n * (t >= 1 && t <= 11 ? type_size(t) : 1), f);
-    }
-}
-
-/* What holds a byte of the file. */
-enum { IN_HEADER, IN_DATA, IN_PADDING };
-
-/* Classifies byte off of the classic file b (the reference): a header
- * field, an element of a variable (*varp, its linear index *linp), or
- * padding no call writes; out names it. */
-static int describe_offset(const unsigned char *b, size_t n, size_t off, int fmt,
-                           int *varp, size_t *linp, char *out, size_t outlen)
-{
-    hcur h = { b, n, 0, off, fmt, out, outlen, 0 };
-    char w[160], name[64];
-    uint64_t dimlen[64] = { 0 };
-    struct { char name[64]; int type, rec; uint64_t vsize, begin, inner; } vars[MAXVARS];
-    int nvars = 0;
-    hget(&h, 4, "magic number");
-    hcount(&h, "numrecs");
-    hget(&h, 4, "dimension list tag");
-    uint64_t nd = hcount(&h, "dimension count");
-    for (uint64_t d = 0; d < nd && h.pos < n; d++) {
-        snprintf(w, sizeof w, "dimension %" PRIu64, d);
-        hname(&h, w, name, sizeof name);
-        snprintf(w, sizeof w, "dimension \"%s\" length", name);
-        uint64_t len = hcount(&h, w);
-        if (d < 64)
-            dimlen[d] = len;
-    }
-    hatts(&h, "global");
-    hget(&h, 4, "variable list tag");
-    uint64_t nv = hcount(&h, "variable count");
-    for (uint64_t i = 0; i < nv && h.pos < n; i++) {
-        int rec = 0;
-        uint64_t inner = 1;
-        snprintf(w, sizeof w, "variable %" PRIu64, i);
-        hname(&h, w, name, sizeof name);
-        snprintf(w, sizeof w, "variable \"%s\" rank", name);
-        uint64_t r = hcount(&h, w);
-        for (uint64_t d = 0; d < r && h.pos < n; d++) {
-            snprintf(w, sizeof w, "variable \"%s\" dimension id %" PRIu64, name, d);
-            uint64_t id = hcount(&h, w), len = id < 64 ? dimlen[id] : 0;
-            if (d == 0 && len == 0)
-                rec = 1;
-            else
-                inner *= len;
-        }
-        snprintf(w, sizeof w, "variable \"%s\"", name);
-        hatts(&h, w);
-        snprintf(w, sizeof w, "variable \"%s\" type", name);
-        int t = (int)hget(&h, 4, w);
-        snprintf(w, sizeof w, "variable \"%s\" vsize", name);
-        uint64_t vsize = hcount(&h, w);
-        snprintf(w, sizeof w, "variable \"%s\" begin", name);
-        uint64_t begin = hget(&h, fmt == 1 ? 4 : 8, w);
-        if (nvars < MAXVARS) {
-            snprintf(vars[nvars].name, sizeof vars[nvars].name, "%s", name);
-            vars[nvars].type = t;
-            vars[nvars].rec = rec;
-            vars[nvars].vsize = vsize;
-            vars[nvars].begin = begin;
-            vars[nvars].inner = inner;
-            nvars++;
-        }
-    }
-    if (h.found)
-        return IN_HEADER;
-    uint64_t recsize = 0, recbegin = 0, first = UINT64_MAX;
-    int nrec = 0;
-    for (int i = 0; i < nvars; i++) {
-        if (vars[i].begin < first)
-            first = vars[i].begin;
-        if (vars[i].rec) {
-            if (nrec++ == 0)
-                recbegin = vars[i].begin;
-            recsize += vars[i].vsize;
-        }
-    }
-    if (off < first) {
-        /* The header extent: written as a whole when the header is. */
-        snprintf(out, outlen, "header padding (the header ends at %zu, data begins at %" PRIu64 ")",
-                 h.pos, first);
-        return IN_HEADER;
-    }
-    for (int i = 0; i < nvars; i++) {
-        uint64_t ts = vars[i].type >= 1 && vars[i].type <= 11 ? type_size(vars[i].type) : 1;
-        uint64_t bytes = vars[i].inner * ts, e;
-        if (!vars[i].rec && off >= vars[i].begin && off < vars[i].begin + vars[i].vsize) {
-            e = (off - vars[i].begin) / ts;
-            if (e >= vars[i].inner)
-                break;
-            snprintf(out, outlen, "data of fixed variable \"%s\", element %" PRIu64, vars[i].name, e);
-            *varp = i;
-            *linp = (size_t)e;
-            return IN_DATA;
-        }
-        if (vars[i].rec && off >= recbegin) {
-            /* One record variable: its records are not padded. */
-            uint64_t rs = nrec == 1 ? bytes : recsize;
-            uint64_t r = (off - recbegin) / rs, in = (off - recbegin) % rs;
-            uint64_t vb = vars[i].begin - recbegin;
-            if (in >= vb && in < vb + bytes) {
-                e = (in - vb) / ts;
-                snprintf(out, outlen, "data of record variable \"%s\", record %" PRIu64
-                         ", element %" PRIu64 " of the record", vars[i].name, r, e);
-                *varp = i;
-                *linp = (size_t)(r * vars[i].inner + e);
-                return IN_DATA;
-            }
-        }
-    }
-    snprintf(out, outlen, "padding between the variables' data");
-    return IN_PADDING;
-}
-
 /* The two files must hold the same bytes wherever a call wrote: the
  * header extent and every element a piece wrote.  Elements no call wrote
  * and the padding between variables are holes whose contents MPI-IO does
@@ -1157,7 +1016,7 @@ static int describe_offset(const unsigned char *b, size_t n, size_t off, int fmt
 static void compare_files(const schema *s, const char *ref, const char *got, int verbose)
 {
     size_t n1 = 0, n2 = 0, holes = 0;
-    unsigned char *a = slurp(ref, &n1), *b = slurp(got, &n2);
+    unsigned char *a = par_cdf_slurp(ref, &n1), *b = par_cdf_slurp(got, &n2);
     if (!a || !b) {
         fail("cannot read %s or %s", ref, got);
         free(a);
@@ -1174,9 +1033,9 @@ static void compare_files(const schema *s, const char *ref, const char *got, int
         size_t lin = 0;
         if (a[off] == b[off])
             continue;
-        int kind = describe_offset(a, n1, off, s->fmt, &vi, &lin, where, sizeof where);
-        if (kind == IN_PADDING ||
-            (kind == IN_DATA && vi < s->nvars && (lin >= s->v[vi].nmask || !s->v[vi].mask[lin]))) {
+        int kind = par_cdf_locate(a, n1, off, s->fmt, &vi, &lin, where, sizeof where);
+        if (kind == PAR_CDF_PADDING ||
+            (kind == PAR_CDF_DATA && vi < s->nvars && (lin >= s->v[vi].nmask || !s->v[vi].mask[lin]))) {
             holes++;
             continue;
         }
@@ -1218,6 +1077,11 @@ static void describe_schema(const schema *s, int verbose)
            s->recdim, s->numrecs, s->nvars,
            s->mode == 0 ? "collective" : s->mode == 1 ? "independent" : "per variable",
            s->mode == 1 ? (s->indep_in_define ? " (set in define mode)" : " (set after enddef)") : "");
+    printf("    hints: header align %d, var align %d, record align %d (0: unset)", s->hints[0],
+           s->hints[1], s->hints[2]);
+    if (s->tuned)
+        printf("; enddef(%zu, %zu, %zu, %zu)", s->h_minfree, s->v_align, s->v_minfree, s->r_align);
+    printf("\n");
     if (!verbose)
         return;
     for (int d = 0; d < s->ndims; d++)
@@ -1283,8 +1147,8 @@ static int run_seed(unsigned long long seed, int verbose, int keep)
         printf("seed %llu: %d format%s, %s\n", seed, nf, nf > 1 ? "s" : "",
                all ? "FAILED" : "ok");
         if (all)
-            printf("  reproduce: mpirun -n %d par_rand --seed %llu --keep --verbose\n",
-                   nprocs, seed);
+            printf("  reproduce: mpirun -n %d par_rand%s --seed %llu --keep --verbose\n",
+                   nprocs, use_hints ? " --hints" : "", seed);
         fflush(stdout);
     }
     return all != 0;
@@ -1329,12 +1193,14 @@ int main(int argc, char **argv)
             dir = argv[++i];
         else if (strcmp(argv[i], "--keep") == 0)
             keep = 1;
+        else if (strcmp(argv[i], "--hints") == 0)
+            use_hints = 1;
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: par_rand [--seed S]... [--first S --count K] "
-                        "[--dir DIR] [--keep] [--verbose]\n");
+                        "[--dir DIR] [--hints] [--keep] [--verbose]\n");
             MPI_Finalize();
             return 2;
         }
