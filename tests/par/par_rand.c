@@ -44,13 +44,17 @@
  * Layout: the file's layout is PnetCDF's default, or ncmpi__enddef /
  * ncs__enddef with random arguments; with --hints, also random
  * nc_header_align_size, nc_var_align_size and nc_record_align_size in
- * the MPI_Info of the creates (the same schemas and plans otherwise).
+ * the MPI_Info of the creates (the same schemas otherwise).  With
+ * --redef, one case in three defines one more fixed variable and global
+ * attribute after the others' data (redef, the definitions, the same
+ * enddef as the first, then its plan in collective mode): the header
+ * grows and the record data moves.
  *
  * Usage: par_rand [--seed S]... [--first S --count K] [--dir DIR] [--hints]
- *                 [--keep] [--verbose]
+ *                 [--redef] [--keep] [--verbose]
  * (default: seeds 1-20, files in the current directory, removed when the
  * seed passes).  Every seed is printed; a failing one reproduces with
- *     mpirun -n N par_rand [--hints] --seed S
+ *     mpirun -n N par_rand [--hints] [--redef] --seed S
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -79,13 +83,14 @@ static unsigned long long cur_seed;
 static int cur_fmt;
 static const char *dir = ".";
 static int use_hints;       /* --hints: layout hints in the MPI_Info */
+static int use_redef;       /* --redef: sometimes a redef after the data */
 
 static void die(int line, const char *what, const char *msg, int status)
 {
     fprintf(stderr, "par_rand: rank %d: seed %llu CDF-%d line %d: %s: %s (%d)\n"
-            "par_rand: reproduce: mpirun -n %d par_rand%s --seed %llu\n",
+            "par_rand: reproduce: mpirun -n %d par_rand%s%s --seed %llu\n",
             rank, cur_seed, cur_fmt, line, what, msg, status, nprocs,
-            use_hints ? " --hints" : "", cur_seed);
+            use_hints ? " --hints" : "", use_redef ? " --redef" : "", cur_seed);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
@@ -226,7 +231,7 @@ typedef struct {
 } plan;
 
 typedef struct {
-    char name[8];
+    char name[16];
     int type, ndims, isrec, indep;
     int dim[MAXRANK];
     size_t ext[MAXRANK];  /* dimension lengths; [0] of a record variable: records planned */
@@ -242,9 +247,11 @@ typedef struct {
     int ndims, recdim;    /* recdim -1: none */
     size_t dimlen[MAXDIMS];
     int nvars;
-    var v[MAXVARS];
-    int ngatts, gatype[MAXATTS];
-    size_t galen[MAXATTS];
+    var v[MAXVARS + 1];
+    int ngatts, gatype[MAXATTS + 1];
+    size_t galen[MAXATTS + 1];
+    int late;             /* the last variable and global attribute are
+                           * defined after the others' data, by a redef */
     int mode;             /* 0 collective, 1 independent, 2 per variable */
     int hints[3];         /* nc_header_align_size, nc_var_align_size,
                            * nc_record_align_size; 0: not set */
@@ -548,6 +555,28 @@ static schema *make_schema(rng *r, int fmt)
         v->indep = s->mode == 1 || (s->mode == 2 && chance(r, 2));
         decompose(r, v, v->ext, 1, &v->w);
     }
+    if (chance(r, 3) && use_redef) {    /* a fixed variable, a global text */
+        var *v = &s->v[s->nvars];
+        int nf = 0, fixed[MAXDIMS];
+        s->late = 1;
+        s->gatype[s->ngatts] = NCS_CHAR;
+        s->galen[s->ngatts++] = (size_t)rint_in(r, 1, 60);
+        snprintf(v->name, sizeof v->name, "v%d", s->nvars);
+        v->type = random_type(r, fmt);
+        for (int d = 0; d < s->ndims; d++)
+            if (d != s->recdim)
+                fixed[nf++] = d;
+        v->ndims = rint_in(r, 1, nf < 2 ? nf : 2);
+        for (int k = 0; k < v->ndims; k++) {    /* distinct fixed dimensions */
+            int j = rint_in(r, k, nf - 1), t = fixed[k];
+            fixed[k] = fixed[j];
+            fixed[j] = t;
+            v->dim[k] = fixed[k];
+            v->ext[k] = s->dimlen[fixed[k]];
+        }
+        decompose(r, v, v->ext, 1, &v->w);
+        s->nvars++;
+    }
     /* The record count: the furthest record any piece writes. */
     for (int i = 0; i < s->nvars; i++) {
         var *v = &s->v[i];
@@ -752,9 +781,72 @@ static MPI_Info create_info(const schema *s)
     return info;
 }
 
+static void pn_def_var(int ncid, const schema *s, int i, const int *dimid)
+{
+    const var *v = &s->v[i];
+    int dims[MAXRANK], varid;
+    char name[32];
+    for (int d = 0; d < v->ndims; d++)
+        dims[d] = dimid[v->dim[d]];
+    PN(ncmpi_def_var(ncid, v->name, v->type, v->ndims, dims, &varid));
+    for (int j = 0; j < v->natts; j++) {
+        void *b = att_values(v->atype[j], i, j, v->alen[j]);
+        att_name(i, j, name, sizeof name);
+        PN(ncmpi_put_att(ncid, varid, name, v->atype[j], (MPI_Offset)v->alen[j], b));
+        free(b);
+    }
+}
+
+static void pn_put_gatt(int ncid, const schema *s, int j)
+{
+    char name[32];
+    void *b = att_values(s->gatype[j], -1, j, s->galen[j]);
+    att_name(-1, j, name, sizeof name);
+    PN(ncmpi_put_att(ncid, NC_GLOBAL, name, s->gatype[j], (MPI_Offset)s->galen[j], b));
+    free(b);
+}
+
+static void pn_enddef(int ncid, const schema *s)
+{
+    if (s->tuned)
+        PN(ncmpi__enddef(ncid, (MPI_Offset)s->h_minfree, (MPI_Offset)s->v_align,
+                         (MPI_Offset)s->v_minfree, (MPI_Offset)s->r_align));
+    else
+        PN(ncmpi_enddef(ncid));
+}
+
+/* Variable i's plan; *indep: the file is in independent data mode. */
+static void pn_write_var(int ncid, const schema *s, int i, int *indep)
+{
+    const var *v = &s->v[i];
+    if (v->indep && !*indep)
+        PN(ncmpi_begin_indep_data(ncid));
+    else if (!v->indep && *indep)
+        PN(ncmpi_end_indep_data(ncid));
+    *indep = v->indep;
+    for (int k = 0; k < v->w.nrounds; k++) {
+        const piece *q = &v->w.p[k * nprocs + rank];
+        MPI_Offset st[MAXRANK], ct[MAXRANK], sd[MAXRANK], im[MAXRANK];
+        if (v->indep && q->empty && (!q->call || v->ndims == 0))
+            continue;
+        unsigned char *buf = piece_buffer(s, v, q, 1);
+        MPI_Offset n = v->ndims == 0 ? 1 : (MPI_Offset)piece_elems(v, q);
+        to_offsets(v, q, st, ct, sd, im);
+        if (q->transposed && v->indep)
+            PN(ncmpi_put_varm(ncid, i, st, ct, sd, im, buf, n, mpi_type(v->type)));
+        else if (q->transposed)
+            PN(ncmpi_put_varm_all(ncid, i, st, ct, sd, im, buf, n, mpi_type(v->type)));
+        else if (v->indep)
+            PN(ncmpi_put_vars(ncid, i, st, ct, sd, buf, n, mpi_type(v->type)));
+        else
+            PN(ncmpi_put_vars_all(ncid, i, st, ct, sd, buf, n, mpi_type(v->type)));
+        free(buf);
+    }
+}
+
 static void write_pnetcdf(const schema *s, const char *path)
 {
-    int ncid, dimid[MAXDIMS], varid, indep = 0;
+    int ncid, dimid[MAXDIMS], indep = 0;
     char name[32];
     MPI_Info info = create_info(s);
     PN(ncmpi_create(MPI_COMM_WORLD, path, pn_cmode(s->fmt), info, &ncid));
@@ -763,64 +855,80 @@ static void write_pnetcdf(const schema *s, const char *path)
         dim_name(s, d, name, sizeof name);
         PN(ncmpi_def_dim(ncid, name, d == s->recdim ? NC_UNLIMITED : (MPI_Offset)s->dimlen[d], &dimid[d]));
     }
-    for (int j = 0; j < s->ngatts; j++) {
-        void *b = att_values(s->gatype[j], -1, j, s->galen[j]);
-        att_name(-1, j, name, sizeof name);
-        PN(ncmpi_put_att(ncid, NC_GLOBAL, name, s->gatype[j], (MPI_Offset)s->galen[j], b));
-        free(b);
-    }
-    for (int i = 0; i < s->nvars; i++) {
-        const var *v = &s->v[i];
-        int dims[MAXRANK];
-        for (int d = 0; d < v->ndims; d++)
-            dims[d] = dimid[v->dim[d]];
-        PN(ncmpi_def_var(ncid, v->name, v->type, v->ndims, dims, &varid));
-        for (int j = 0; j < v->natts; j++) {
-            void *b = att_values(v->atype[j], i, j, v->alen[j]);
-            att_name(i, j, name, sizeof name);
-            PN(ncmpi_put_att(ncid, varid, name, v->atype[j], (MPI_Offset)v->alen[j], b));
-            free(b);
-        }
-    }
-    if (s->tuned)
-        PN(ncmpi__enddef(ncid, (MPI_Offset)s->h_minfree, (MPI_Offset)s->v_align,
-                         (MPI_Offset)s->v_minfree, (MPI_Offset)s->r_align));
-    else
-        PN(ncmpi_enddef(ncid));
-    for (int i = 0; i < s->nvars; i++) {
-        const var *v = &s->v[i];
-        if (v->indep && !indep)
-            PN(ncmpi_begin_indep_data(ncid));
-        else if (!v->indep && indep)
+    for (int j = 0; j < s->ngatts - s->late; j++)
+        pn_put_gatt(ncid, s, j);
+    for (int i = 0; i < s->nvars - s->late; i++)
+        pn_def_var(ncid, s, i, dimid);
+    pn_enddef(ncid, s);
+    for (int i = 0; i < s->nvars - s->late; i++)
+        pn_write_var(ncid, s, i, &indep);
+    if (s->late) {
+        if (indep)
             PN(ncmpi_end_indep_data(ncid));
-        indep = v->indep;
-        for (int k = 0; k < v->w.nrounds; k++) {
-            const piece *q = &v->w.p[k * nprocs + rank];
-            MPI_Offset st[MAXRANK], ct[MAXRANK], sd[MAXRANK], im[MAXRANK];
-            if (indep && q->empty && (!q->call || v->ndims == 0))
-                continue;
-            unsigned char *buf = piece_buffer(s, v, q, 1);
-            MPI_Offset n = v->ndims == 0 ? 1 : (MPI_Offset)piece_elems(v, q);
-            to_offsets(v, q, st, ct, sd, im);
-            if (q->transposed && indep)
-                PN(ncmpi_put_varm(ncid, i, st, ct, sd, im, buf, n, mpi_type(v->type)));
-            else if (q->transposed)
-                PN(ncmpi_put_varm_all(ncid, i, st, ct, sd, im, buf, n, mpi_type(v->type)));
-            else if (indep)
-                PN(ncmpi_put_vars(ncid, i, st, ct, sd, buf, n, mpi_type(v->type)));
-            else
-                PN(ncmpi_put_vars_all(ncid, i, st, ct, sd, buf, n, mpi_type(v->type)));
-            free(buf);
-        }
+        indep = 0;
+        PN(ncmpi_redef(ncid));
+        pn_put_gatt(ncid, s, s->ngatts - 1);
+        pn_def_var(ncid, s, s->nvars - 1, dimid);
+        pn_enddef(ncid, s);
+        pn_write_var(ncid, s, s->nvars - 1, &indep);
     }
     if (indep)
         PN(ncmpi_end_indep_data(ncid));
     PN(ncmpi_close(ncid));
 }
 
+static void ncs_def_one(int ncid, const schema *s, int i, const int *dimid)
+{
+    const var *v = &s->v[i];
+    int dims[MAXRANK], varid;
+    char name[32];
+    for (int d = 0; d < v->ndims; d++)
+        dims[d] = dimid[v->dim[d]];
+    NS(ncs_def_var(ncid, v->name, v->type, v->ndims, dims, &varid));
+    for (int j = 0; j < v->natts; j++) {
+        void *b = att_values(v->atype[j], i, j, v->alen[j]);
+        att_name(i, j, name, sizeof name);
+        NS(ncs_put_att(ncid, varid, name, v->atype[j], v->alen[j], NCS_NAT, b));
+        free(b);
+    }
+}
+
+static void ncs_put_gatt(int ncid, const schema *s, int j)
+{
+    char name[32];
+    void *b = att_values(s->gatype[j], -1, j, s->galen[j]);
+    att_name(-1, j, name, sizeof name);
+    NS(ncs_put_att(ncid, NCS_GLOBAL, name, s->gatype[j], s->galen[j], NCS_NAT, b));
+    free(b);
+}
+
+static void ncs_enddef_as(int ncid, const schema *s)
+{
+    if (s->tuned)
+        NS(ncs__enddef(ncid, s->h_minfree, s->v_align, s->v_minfree, s->r_align));
+    else
+        NS(ncs_enddef(ncid));
+}
+
+static void ncs_write_var(int ncid, const schema *s, int i)
+{
+    const var *v = &s->v[i];
+    for (int k = 0; k < v->w.nrounds; k++) {
+        const piece *q = &v->w.p[k * nprocs + rank];
+        ptrdiff_t imap[MAXRANK];
+        if (v->indep && q->empty && (!q->call || v->ndims == 0))
+            continue;
+        unsigned char *buf = piece_buffer(s, v, q, 1);
+        imap_of(v, q, imap);
+        NS(ncs_put(ncid, i, q->start, q->count, q->stride, q->transposed ? imap : NULL,
+                   NCS_NAT, buf));
+        free(buf);
+    }
+}
+
 static void write_ncslab(const schema *s, const char *path)
 {
-    int ncid, dimid[MAXDIMS], varid;
+    int ncid, dimid[MAXDIMS];
     char name[32];
     MPI_Info info = create_info(s);
     NS(ncs_create_par(path, ncs_cmode(s->fmt), MPI_COMM_WORLD, info, &ncid));
@@ -831,46 +939,26 @@ static void write_ncslab(const schema *s, const char *path)
         dim_name(s, d, name, sizeof name);
         NS(ncs_def_dim(ncid, name, d == s->recdim ? NCS_UNLIMITED : s->dimlen[d], &dimid[d]));
     }
-    for (int j = 0; j < s->ngatts; j++) {
-        void *b = att_values(s->gatype[j], -1, j, s->galen[j]);
-        att_name(-1, j, name, sizeof name);
-        NS(ncs_put_att(ncid, NCS_GLOBAL, name, s->gatype[j], s->galen[j], NCS_NAT, b));
-        free(b);
-    }
-    for (int i = 0; i < s->nvars; i++) {
-        const var *v = &s->v[i];
-        int dims[MAXRANK];
-        for (int d = 0; d < v->ndims; d++)
-            dims[d] = dimid[v->dim[d]];
-        NS(ncs_def_var(ncid, v->name, v->type, v->ndims, dims, &varid));
-        for (int j = 0; j < v->natts; j++) {
-            void *b = att_values(v->atype[j], i, j, v->alen[j]);
-            att_name(i, j, name, sizeof name);
-            NS(ncs_put_att(ncid, varid, name, v->atype[j], v->alen[j], NCS_NAT, b));
-            free(b);
-        }
-    }
-    if (s->tuned)
-        NS(ncs__enddef(ncid, s->h_minfree, s->v_align, s->v_minfree, s->r_align));
-    else
-        NS(ncs_enddef(ncid));
+    for (int j = 0; j < s->ngatts - s->late; j++)
+        ncs_put_gatt(ncid, s, j);
+    for (int i = 0; i < s->nvars - s->late; i++)
+        ncs_def_one(ncid, s, i, dimid);
+    ncs_enddef_as(ncid, s);
     if (s->mode == 1 && !s->indep_in_define)
         NS(ncs_var_par_access(ncid, NCS_GLOBAL, NCS_INDEPENDENT));
-    for (int i = 0; i < s->nvars; i++) {
-        const var *v = &s->v[i];
+    for (int i = 0; i < s->nvars - s->late; i++) {
         if (s->mode == 2)
-            NS(ncs_var_par_access(ncid, i, v->indep ? NCS_INDEPENDENT : NCS_COLLECTIVE));
-        for (int k = 0; k < v->w.nrounds; k++) {
-            const piece *q = &v->w.p[k * nprocs + rank];
-            ptrdiff_t imap[MAXRANK];
-            if (v->indep && q->empty && (!q->call || v->ndims == 0))
-                continue;
-            unsigned char *buf = piece_buffer(s, v, q, 1);
-            imap_of(v, q, imap);
-            NS(ncs_put(ncid, i, q->start, q->count, q->stride, q->transposed ? imap : NULL,
-                       NCS_NAT, buf));
-            free(buf);
-        }
+            NS(ncs_var_par_access(ncid, i, s->v[i].indep ? NCS_INDEPENDENT : NCS_COLLECTIVE));
+        ncs_write_var(ncid, s, i);
+    }
+    if (s->late) {
+        /* Defined later, it takes NCS_GLOBAL's mode: made collective. */
+        NS(ncs_redef(ncid));
+        ncs_put_gatt(ncid, s, s->ngatts - 1);
+        ncs_def_one(ncid, s, s->nvars - 1, dimid);
+        ncs_enddef_as(ncid, s);
+        NS(ncs_var_par_access(ncid, s->nvars - 1, NCS_COLLECTIVE));
+        ncs_write_var(ncid, s, s->nvars - 1);
     }
     NS(ncs_close(ncid));
 }
@@ -998,8 +1086,13 @@ static void read_serial(const schema *s, const char *path, const char *who)
                 all.empty = 1;
         }
         unsigned char *buf = piece_buffer(s, v, &all, 0);
-        NS(ncs_get(ncid, i, NULL, all.empty ? all.count : NULL, NULL, NULL, NCS_NAT, buf));
-        check_piece(s, v, &all, buf, who);
+        int e = ncs_get(ncid, i, NULL, all.empty ? all.count : NULL, NULL, NULL, NCS_NAT, buf);
+        if (e != NCS_NOERR) {
+            const char *msg = ncs_strerror(e);
+            fail("%s: reading %s: %s (%d)", who, v->name, msg, e);
+        } else {
+            check_piece(s, v, &all, buf, who);
+        }
         free(buf);
     }
     NS(ncs_close(ncid));
@@ -1073,8 +1166,8 @@ static void print_plan(const var *v, const plan *pl, const char *what)
 /* The schema, and with verbose every piece (start+count/stride). */
 static void describe_schema(const schema *s, int verbose)
 {
-    printf("  CDF-%d: %d dims (record %d, %zu records), %d vars, mode %s%s\n", s->fmt, s->ndims,
-           s->recdim, s->numrecs, s->nvars,
+    printf("  CDF-%d: %d dims (record %d, %zu records), %d vars%s, mode %s%s\n", s->fmt,
+           s->ndims, s->recdim, s->numrecs, s->nvars, s->late ? " (the last after a redef)" : "",
            s->mode == 0 ? "collective" : s->mode == 1 ? "independent" : "per variable",
            s->mode == 1 ? (s->indep_in_define ? " (set in define mode)" : " (set after enddef)") : "");
     printf("    hints: header align %d, var align %d, record align %d (0: unset)", s->hints[0],
@@ -1147,8 +1240,8 @@ static int run_seed(unsigned long long seed, int verbose, int keep)
         printf("seed %llu: %d format%s, %s\n", seed, nf, nf > 1 ? "s" : "",
                all ? "FAILED" : "ok");
         if (all)
-            printf("  reproduce: mpirun -n %d par_rand%s --seed %llu --keep --verbose\n",
-                   nprocs, use_hints ? " --hints" : "", seed);
+            printf("  reproduce: mpirun -n %d par_rand%s%s --seed %llu --keep --verbose\n",
+                   nprocs, use_hints ? " --hints" : "", use_redef ? " --redef" : "", seed);
         fflush(stdout);
     }
     return all != 0;
@@ -1195,12 +1288,14 @@ int main(int argc, char **argv)
             keep = 1;
         else if (strcmp(argv[i], "--hints") == 0)
             use_hints = 1;
+        else if (strcmp(argv[i], "--redef") == 0)
+            use_redef = 1;
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: par_rand [--seed S]... [--first S --count K] "
-                        "[--dir DIR] [--hints] [--keep] [--verbose]\n");
+                        "[--dir DIR] [--hints] [--redef] [--keep] [--verbose]\n");
             MPI_Finalize();
             return 2;
         }
