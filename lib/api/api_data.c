@@ -661,7 +661,9 @@ static int transfer_checked(int ncid, int varid, const size_t *start, const size
         status = quantized_put(r.f, varid, &s, r.memtype, buf);
     else if (put)
         status = ncsi_store_put(r.f, varid, &s, r.memtype, buf);
-    else if (imap != NULL && ncsi_fastpath && !ncsi_slab_natural_map(&s))
+    else if (imap != NULL && ncsi_fastpath && !NCSI_STORE_HAS(r.f, skip) &&
+             !ncsi_slab_natural_map(&s))
+        /* (in pieces: a collective store takes a request in one call) */
         status = get_mapped(r.f, varid, &s, r.memtype, buf);
     else
         status = ncsi_store_get(r.f, varid, &s, r.memtype, buf);
