@@ -99,7 +99,7 @@ static void hname(hcur *h, const char *what, char *name, size_t len)
 
 static void hatts(hcur *h, const char *owner)
 {
-    char w[160], name[64];
+    char w[160], name[64] = "";
     hget(h, 4, "attribute list tag");
     uint64_t na = hcount(h, "attribute count");
     for (uint64_t a = 0; a < na && h->pos < h->n; a++) {
@@ -120,10 +120,11 @@ int par_cdf_locate(const unsigned char *b, size_t n, size_t off, int fmt,
                            int *varp, size_t *linp, char *out, size_t outlen)
 {
     hcur h = { b, n, 0, off, fmt, out, outlen, 0 };
-    char w[160], name[64];
+    char w[160], name[64] = "";
     uint64_t dimlen[64] = { 0 };
     struct { char name[64]; int type, rec; uint64_t vsize, begin, inner; } vars[MAXVARS];
     int nvars = 0;
+    memset(vars, 0, sizeof vars);
     hget(&h, 4, "magic number");
     hcount(&h, "numrecs");
     hget(&h, 4, "dimension list tag");

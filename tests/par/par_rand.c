@@ -649,7 +649,7 @@ static size_t mem_pos(const var *v, const piece *q, size_t k)
 {
     if (!q->transposed)
         return k;
-    size_t pos = 0, m = 1, rem = k, i[MAXRANK];
+    size_t pos = 0, m = 1, rem = k, i[MAXRANK] = { 0 };
     for (int d = v->ndims - 1; d >= 0; d--) {
         i[d] = rem % q->count[d];
         rem /= q->count[d];
