@@ -50,6 +50,15 @@
  * enddef as the first, then its plan in collective mode): the header
  * grows and the record data moves.
  *
+ * PnetCDF's side uses its flexible calls (ncmpi_put_vars_all,
+ * put_varm_all, their independent forms and the gets) with the MPI type
+ * of the variable's own type: no conversion, as ncs_put with NCS_NAT.
+ * Two things are left out because PnetCDF 1.12.3 or MPI-IO get them
+ * wrong, whatever ncslab does: strides along the record dimension of a
+ * record variable of rank 1 (PnetCDF ignores them; see decompose), and
+ * ROMIO's data sieving of independent writes (romio_ds_write=disable in
+ * the MPI_Info of both creates; see create_info).
+ *
  * Usage: par_rand [--seed S]... [--first S --count K] [--dir DIR] [--hints]
  *                 [--redef] [--keep] [--verbose]
  * (default: seeds 1-20, files in the current directory, removed when the
