@@ -1,0 +1,36 @@
+# tests/par/par_common.sh -- sourced by the scripts of tests/par: the
+# build's facts (tests/par/parenv.sh, written by make check), the settings
+# OpenMPI needs on a shared or containerized machine, and
+#   par_run N PROGRAM ARGS...   mpirun with N processes under a timeout
+#                               (PAR_TIMEOUT seconds, default 60), so that
+#                               a collective call that hangs fails the test
+# Skips the test (77) when the build found no mpirun.
+top_builddir=${top_builddir:-.}
+. "$top_builddir/tests/par/parenv.sh" || exit 99
+if [ -z "$MPIRUN" ]; then
+    echo "note: no mpirun found by configure: skipped"
+    exit 77
+fi
+PAR_TIMEOUT=${PAR_TIMEOUT:-60}
+par_flags=
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+    # More processes than cores; as root (containers, CI) OpenMPI wants
+    # both ALLOW variables; no single-copy (CMA) transfers, which
+    # containers often forbid.
+    par_flags=--oversubscribe
+    OMPI_MCA_rmaps_base_oversubscribe=1
+    OMPI_MCA_btl_vader_single_copy_mechanism=none
+    export OMPI_MCA_rmaps_base_oversubscribe OMPI_MCA_btl_vader_single_copy_mechanism
+    if [ "$(id -u)" = 0 ]; then
+        OMPI_ALLOW_RUN_AS_ROOT=1
+        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    fi
+fi
+
+par_run() {
+    par_n=$1
+    shift
+    echo "+ mpirun -n $par_n $*"
+    timeout "$PAR_TIMEOUT" "$MPIRUN" $par_flags -n "$par_n" "$@"
+}
