@@ -171,6 +171,11 @@ static void plan_slab(const var_shape *vs, const size_t *unit, size_t max_elems,
     size_t prod = 1;
     if (max_elems == 0)
         max_elems = 1;
+    if (vs->nelems == 0) {      /* no records yet: each_slab does nothing */
+        for (int d = 0; d < nd; d++)
+            slab[d] = 1;
+        return;
+    }
     for (int d = 0; d < nd; d++) {
         slab[d] = unit[d] == 0 ? 1 : unit[d] < vs->len[d] ? unit[d] : vs->len[d];
         prod *= slab[d];
@@ -479,7 +484,7 @@ static int verify_slab(void *ctx, int varid, const size_t *start, const size_t *
 }
 
 int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
-                size_t budget, int show)
+                int fix_unlimited, size_t budget, int show)
 {
     int nd1, nv1, na1, u1, nd2, nv2, na2, u2, rc = 0;
     char name[NCS_MAX_NAME + 1], oname[NCS_MAX_NAME + 1];
@@ -488,7 +493,8 @@ int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
 
     if (ncs_inq(in, &nd1, &nv1, &na1, &u1) != NCS_NOERR ||
         ncs_inq(out, &nd2, &nv2, &na2, &u2) != NCS_NOERR ||
-        nd1 != nd2 || nv1 != nv2 || na1 != na2 || u1 != u2)
+        nd1 != nd2 || nv1 != nv2 || na1 != na2 ||
+        (u1 != u2 && !(fix_unlimited && u2 == -1)))
         return mismatch("the number of dimensions, variables or attributes", "the file");
     for (int d = 0; d < nd1; d++) {
         size_t l1, l2;
