@@ -338,9 +338,9 @@ CDL
             # shellcheck disable=SC2086
             same_as_nccopy $src -k nc7 $spec
         done
-        same_as_nccopy $src -s
-        same_as_nccopy $src -c lat/5
-        same_as_nccopy $src -k cdf5
+        same_as_nccopy "$src" -s
+        same_as_nccopy "$src" -c lat/5
+        same_as_nccopy "$src" -k cdf5
     done
     for src in rules3 rules4 rulesf; do
         for spec in "-c time/3" "-c time/" "-c time/1,lat/50" "-c tl:3,10" "-c temp:" \
