@@ -314,6 +314,7 @@ static int copy_part(xfer *x, int v, const var_shape *whole, size_t rec0, size_t
 {
     var_shape vs = *whole;
     size_t unit[NCS_MAX_VAR_DIMS], slab[NCS_MAX_VAR_DIMS];
+    int rc;
     if (vs.rec) {
         vs.nelems = vs.len[0] == 0 ? 0 : vs.nelems / vs.len[0] * nrec;
         vs.len[0] = nrec;
@@ -321,7 +322,9 @@ static int copy_part(xfer *x, int v, const var_shape *whole, size_t rec0, size_t
     plan_slab(&vs, unit, slab_unit(x->in, v, &vs, st, out_chunked, budget, unit) /
               vs.esize, slab);
     x->vs = &vs;
-    return each_slab(&vs, v, slab, rec0, copy_slab, x);
+    rc = each_slab(&vs, v, slab, rec0, copy_slab, x);
+    x->vs = NULL;               /* vs ends with this call */
+    return rc;
 }
 
 /* A classic output is written in file order: the fixed-size variables, then

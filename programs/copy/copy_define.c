@@ -55,6 +55,7 @@ static const char *kind_name(int kind)
     case NCS_FORMAT_CLASSIC: return "classic";
     case NCS_FORMAT_64BIT_OFFSET: return "64-bit offset";
     case NCS_FORMAT_64BIT_DATA: return "cdf5";
+    case NCS_FORMAT_NETCDF4: return "netCDF-4";
     default: return "netCDF-4 classic model";
     }
 }
@@ -289,7 +290,7 @@ int copy_define(int in, int out, int out_kind, const copy_opts *o, copy_storage 
 {
     char name[NCS_MAX_NAME + 1];
     int ndims, nvars, natts, unlim, out_unlim, status, old, id;
-    int nc4 = out_kind == NCS_FORMAT_NETCDF4_CLASSIC;
+    int nc4 = out_kind == NCS_FORMAT_NETCDF4_CLASSIC || out_kind == NCS_FORMAT_NETCDF4;
 
     if ((status = ncs_inq(in, &ndims, &nvars, &natts, &unlim)) != NCS_NOERR) {
         copy_fail(status, "reading the input");
@@ -339,10 +340,13 @@ int copy_define(int in, int out, int out_kind, const copy_opts *o, copy_storage 
         status = ncs_def_var(out, name, xtype, nd, dimids, &id);
         if (status == NCS_NOERR && id != v)
             status = NCS_EINTERNAL;
-        if (status == NCS_EBADTYPE) {
-            copy_msg("variable '%s' has type %s, which the %s format cannot hold "
+        /* NCS_ESTRICTNC3: a netCDF-4 file without the classic model's mark
+         * still holds only the classic model's types here */
+        if (status == NCS_EBADTYPE || (status == NCS_ESTRICTNC3 && xtype > NCS_DOUBLE)) {
+            copy_msg("variable '%s' has type %s, which the %s format%s cannot hold "
                      "(of the classic-model formats only cdf5 can)", name,
-                     type_name(xtype), kind_name(out_kind));
+                     type_name(xtype), kind_name(out_kind),
+                     out_kind == NCS_FORMAT_NETCDF4 ? " as ncslab writes it" : "");
             return -1;
         }
         if (status != NCS_NOERR) {

@@ -82,8 +82,9 @@ static void usage(FILE *fp)
 "usage: %s [options] IN OUT\n"
 "Copies a classic-model netCDF file into another layout.\n"
 "  -k KIND          output format: classic|nc3|1, '64-bit offset'|nc6|2,\n"
-"                   cdf5|nc5|'64-bit data'|5, 'netCDF-4 classic model'|nc7|4\n"
-"                   (and nccopy's other spellings); -3 -6 -5 -7 likewise\n"
+"                   cdf5|nc5|'64-bit data'|5, 'netCDF-4 classic model'|nc7|4,\n"
+"                   netCDF-4|nc4|3 (and nccopy's other spellings);\n"
+"                   -3 -6 -5 -7 -4 likewise\n"
 "  -c SPEC          chunking: dim/len,dim/len,...  var:n1,n2,...  var:\n"
 "                   (contiguous)  / (everything contiguous); var: forms\n"
 "                   repeatable, the last dim/len form counts\n"
@@ -148,8 +149,7 @@ static int parse_memory(const char *s, size_t *vp)
     return 0;
 }
 
-/* nccopy's names for the output kinds (its table of legal kinds).  The
- * enhanced netCDF-4 model is named so that it gets its own message. */
+/* nccopy's names for the output kinds (its table of legal kinds). */
 static int parse_kind(const char *s)
 {
     static const struct { const char *name; int kind; } kinds[] = {
@@ -475,20 +475,16 @@ int copy_output_kind(const copy_opts *o, int in_format)
     int wants_nc4 = o->ndims > 0 || o->nvars > 0 || o->all_contiguous ||
                     o->deflate > 0 || o->shuffle || o->zstd > 0 || o->fletcher32;
     int kind = o->kind;
-    if (kind == NCS_FORMAT_NETCDF4) {
-        copy_msg("the netCDF-4 enhanced model is not supported; "
-                 "use -k nc7 (netCDF-4 classic model)");
-        return -1;
-    }
-    if (kind == 0) {
-        if (in_format == NCS_FORMAT_NETCDF4 || wants_nc4)
-            kind = NCS_FORMAT_NETCDF4_CLASSIC;
-        else
-            kind = in_format;
-    }
-    if (kind != NCS_FORMAT_NETCDF4_CLASSIC && wants_nc4) {
+    /* as nccopy: the input's format, but netCDF-4 classic model for a
+     * classic input that -c or a filter needs netCDF-4 for.  A netCDF-4
+     * output without the classic model's mark (-k nc4, or such an input)
+     * still holds only what the classic model can. */
+    if (kind == 0)
+        kind = wants_nc4 && in_format != NCS_FORMAT_NETCDF4 ? NCS_FORMAT_NETCDF4_CLASSIC
+                                                            : in_format;
+    if (kind != NCS_FORMAT_NETCDF4_CLASSIC && kind != NCS_FORMAT_NETCDF4 && wants_nc4) {
         copy_msg("chunking (-c) and filters (-d, -s, --zstd, --fletcher32) "
-                 "need netCDF-4 output (-k nc7)");
+                 "need netCDF-4 output (-k nc7 or -k nc4)");
         return -1;
     }
     return kind;
@@ -552,6 +548,11 @@ static void sync_dir_of(const char *path)
     (void)sync_path(dir);
 }
 
+static int is_nc4(int kind)
+{
+    return kind == NCS_FORMAT_NETCDF4_CLASSIC || kind == NCS_FORMAT_NETCDF4;
+}
+
 static int create_out(int kind, int *ncidp)
 {
     int cmode = NCS_CLOBBER;
@@ -559,6 +560,7 @@ static int create_out(int kind, int *ncidp)
     case NCS_FORMAT_64BIT_OFFSET: cmode |= NCS_64BIT_OFFSET; break;
     case NCS_FORMAT_64BIT_DATA: cmode |= NCS_64BIT_DATA; break;
     case NCS_FORMAT_NETCDF4_CLASSIC: cmode |= NCS_NETCDF4 | NCS_CLASSIC_MODEL; break;
+    case NCS_FORMAT_NETCDF4: cmode |= NCS_NETCDF4; break;
     default: break;             /* CDF-1, the library's default */
     }
     return ncs_create(tmp_path, cmode, ncidp);
@@ -636,7 +638,7 @@ int main(int argc, char **argv)
     }
     if (copy_define(in, out, kind, &o, st) != 0)
         goto done;
-    if (copy_data(in, out, st, kind == NCS_FORMAT_NETCDF4_CLASSIC,
+    if (copy_data(in, out, st, is_nc4(kind),
                   o.memory / 2, progress) != 0)
         goto done;
     status = ncs_close(out);
@@ -651,7 +653,7 @@ int main(int argc, char **argv)
             copy_fail(status, "verify: reopening the output");
             goto done;
         }
-        status = copy_verify(in, check, st, kind == NCS_FORMAT_NETCDF4_CLASSIC,
+        status = copy_verify(in, check, st, is_nc4(kind),
                              o.fix_unlimited, o.memory / 2, progress);
         ncs_close(check);
         if (status != 0)

@@ -109,6 +109,7 @@ opts() {
     nc4d) echo "-7 -d 1 -s -c y/30,x/250" ;;
     nc4z) echo "-k nc7 --zstd 3 --fletcher32 -c big:2,16,125" ;;
     nc4b) echo "-k nc7 -c time/3,y/200,x/250 -d 0 --zstd 0" ;;
+    nc4e) echo "-k nc4 -d 2 -s" ;;
     esac
 }
 storage_line() {
@@ -125,6 +126,7 @@ kind_of() {
     cdf1) echo classic ;;
     cdf2) echo "64-bit offset" ;;
     cdf5) echo cdf5 ;;
+    nc4e) echo "netCDF-4" ;;
     *) echo "netCDF-4 classic model" ;;
     esac
 }
@@ -186,6 +188,13 @@ echo "$ncopies copies compared with netCDF-C's reading"
 ncgen -k nc7 -o "$tmp/nc.nc" "$tmp/base.cdl" || fail "ncgen nc7"
 convert "$tmp/nc.nc" cdf2 "$tmp/nc-cdf2.nc" "$tmp/base.dump"
 convert "$tmp/nc.nc" nc4d "$tmp/nc-nc4d.nc" "$tmp/base.dump"
+# netCDF-4 without the classic model's mark (-k nc4), and back
+convert "$tmp/base.nc" nc4e "$tmp/base-nc4e.nc" "$tmp/base.dump"
+convert "$tmp/base-nc4e.nc" cdf1 "$tmp/base-nc4e-cdf1.nc" "$tmp/base.dump"
+convert "$tmp/base-nc4e.nc" nc4z "$tmp/base-nc4e-nc4z.nc" "$tmp/base.dump"
+"$copy" -q "$tmp/base-nc4e.nc" "$tmp/nc4e-same.nc" || fail "copy of a netCDF-4 file"
+[ "$(ncdump -k "$tmp/nc4e-same.nc")" = "netCDF-4" ] ||
+    fail "a netCDF-4 input's copy is $(ncdump -k "$tmp/nc4e-same.nc"), not netCDF-4"
 
 # the output gets the mode of any new file, not the temporary file's 0600
 touch "$tmp/plain"
@@ -218,7 +227,6 @@ expect_failure() {
 }
 expect_failure 2 --no-such-option "$tmp/base.nc"
 expect_failure 2 -k cdf-5 "$tmp/base.nc"
-expect_failure 2 -k nc4 "$tmp/base.nc"
 expect_failure 2 -d 10 "$tmp/base.nc"
 expect_failure 2 --zstd 23 "$tmp/base.nc"
 expect_failure 2 -d 1 --zstd 1 "$tmp/base.nc"
@@ -230,6 +238,7 @@ expect_failure 2 -c big:1,2,q "$tmp/base.nc"
 expect_failure 2 -k classic -d 1 "$tmp/base.nc"
 expect_failure 2 -k cdf5 -c y/10 "$tmp/base.nc"
 expect_failure 1 -k nc7 "$tmp/base5.nc"
+expect_failure 1 -k nc4 "$tmp/base5.nc"
 expect_failure 2 -c big:compact "$tmp/base.nc"
 expect_failure 2 -F 32015,3 "$tmp/base.nc"
 expect_failure 2 -F none -d 1 "$tmp/base.nc"
@@ -293,6 +302,7 @@ CDL
     ncgen -k nc3 -o "$tmp/empty3.nc" "$tmp/empty.cdl" || fail "ncgen empty"
     nccopy -k nc7 -c time/2,lat/5,lon/7,n/1,big/1500 "$tmp/rules3.nc" "$tmp/rules4.nc" ||
         fail "nccopy rules4"
+    nccopy -k nc4 "$tmp/rulesf.nc" "$tmp/rulese.nc" || fail "nccopy rulese"
     ncdump -s -h "$tmp/rulesf.nc" | grep -q 'fixed:_Fletcher32 = "true"' ||
         fail "ncgen wrote no Fletcher-32 into rulesf.nc"
     ncdump -s -h "$tmp/fixedf.nc" | grep -q 'bigv:_ChunkSizes = 1500' ||
@@ -334,13 +344,17 @@ CDL
                     "-c bigv:" "-c bigv: -d 1" "-c fixed:50,70 -c fixed:5,5" \
                     "-c lat/5 -c lon/7" "-c lon/7 -c lat/" "-F none" "-F none -c lat/5" \
                     "-F *,none -c fixed:" "-u" "-u -c lat/5" "-u -d 1" "-h 10M -e 100" \
-                    "-k nc6" "-3 -u"; do
+                    "-k nc6" "-3 -u" "-k nc4" "-4 -d 1 -s" "-k nc4 -c lat/5 -F none"; do
             # shellcheck disable=SC2086
             same_as_nccopy $src -k nc7 $spec
         done
         same_as_nccopy "$src" -s
         same_as_nccopy "$src" -c lat/5
         same_as_nccopy "$src" -k cdf5
+    done
+    for spec in "" "-d 1" "-k nc7" "-c lat/5" "-s"; do
+        # shellcheck disable=SC2086
+        same_as_nccopy rulese $spec
     done
     for src in rules3 rules4 rulesf; do
         for spec in "-c time/3" "-c time/" "-c time/1,lat/50" "-c tl:3,10" "-c temp:" \
