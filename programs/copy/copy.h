@@ -21,6 +21,7 @@
 typedef struct {
     char *name;
     size_t len;          /* 0: the dimension's whole length */
+    int inactive;        /* replaced by a later -c dim/len (only checked) */
 } copy_dimspec;
 
 /* -c var:n1,...,nk (contiguous when none are given, or var:contiguous). */
@@ -37,7 +38,11 @@ typedef struct {
     int shuffle;          /* -s given */
     int zstd;             /* -1: as the input; 0-22 */
     int fletcher32;       /* --fletcher32 given */
+    int no_filters;       /* -F none: no filter on any variable */
     int all_contiguous;   /* -c / */
+    int fix_unlimited;    /* -u: the record dimension becomes fixed-size */
+    size_t cache;         /* -h: chunk cache bytes, 0: a quarter of memory */
+    const char *dimspec;  /* the -c dim/len (or /) argument in force */
     size_t min_chunk;     /* -M: fixed-size variables with smaller chunks
                              are contiguous (nccopy's 8192) */
     size_t memory;        /* budget in bytes */
@@ -78,9 +83,10 @@ int copy_data(int in, int out, const copy_storage *st, int out_chunked,
               size_t budget, int progress);
 
 /* Compares the file `out` with `in`: dimensions, variables, attributes,
- * every value, and (netCDF-4 output) the storage in st[]. */
+ * every value, and (netCDF-4 output) the storage in st[]; with
+ * fix_unlimited the output's record dimension may be a fixed-size one. */
 int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
-                size_t budget, int progress);
+                int fix_unlimited, size_t budget, int progress);
 
 /* Message helpers: "ncslab-copy: <what>: <ncs_strerror(status)>". */
 void copy_fail(int status, const char *fmt, ...)

@@ -171,6 +171,11 @@ static void plan_slab(const var_shape *vs, const size_t *unit, size_t max_elems,
     size_t prod = 1;
     if (max_elems == 0)
         max_elems = 1;
+    if (vs->nelems == 0) {      /* no records yet: each_slab does nothing */
+        for (int d = 0; d < nd; d++)
+            slab[d] = 1;
+        return;
+    }
     for (int d = 0; d < nd; d++) {
         slab[d] = unit[d] == 0 ? 1 : unit[d] < vs->len[d] ? unit[d] : vs->len[d];
         prod *= slab[d];
@@ -309,6 +314,7 @@ static int copy_part(xfer *x, int v, const var_shape *whole, size_t rec0, size_t
 {
     var_shape vs = *whole;
     size_t unit[NCS_MAX_VAR_DIMS], slab[NCS_MAX_VAR_DIMS];
+    int rc;
     if (vs.rec) {
         vs.nelems = vs.len[0] == 0 ? 0 : vs.nelems / vs.len[0] * nrec;
         vs.len[0] = nrec;
@@ -316,7 +322,9 @@ static int copy_part(xfer *x, int v, const var_shape *whole, size_t rec0, size_t
     plan_slab(&vs, unit, slab_unit(x->in, v, &vs, st, out_chunked, budget, unit) /
               vs.esize, slab);
     x->vs = &vs;
-    return each_slab(&vs, v, slab, rec0, copy_slab, x);
+    rc = each_slab(&vs, v, slab, rec0, copy_slab, x);
+    x->vs = NULL;               /* vs ends with this call */
+    return rc;
 }
 
 /* A classic output is written in file order: the fixed-size variables, then
@@ -479,7 +487,7 @@ static int verify_slab(void *ctx, int varid, const size_t *start, const size_t *
 }
 
 int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
-                size_t budget, int show)
+                int fix_unlimited, size_t budget, int show)
 {
     int nd1, nv1, na1, u1, nd2, nv2, na2, u2, rc = 0;
     char name[NCS_MAX_NAME + 1], oname[NCS_MAX_NAME + 1];
@@ -488,7 +496,8 @@ int copy_verify(int in, int out, const copy_storage *st, int out_chunked,
 
     if (ncs_inq(in, &nd1, &nv1, &na1, &u1) != NCS_NOERR ||
         ncs_inq(out, &nd2, &nv2, &na2, &u2) != NCS_NOERR ||
-        nd1 != nd2 || nv1 != nv2 || na1 != na2 || u1 != u2)
+        nd1 != nd2 || nv1 != nv2 || na1 != na2 ||
+        (u1 != u2 && !(fix_unlimited && u2 == -1)))
         return mismatch("the number of dimensions, variables or attributes", "the file");
     for (int d = 0; d < nd1; d++) {
         size_t l1, l2;

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -81,21 +82,27 @@ static void usage(FILE *fp)
 "usage: %s [options] IN OUT\n"
 "Copies a classic-model netCDF file into another layout.\n"
 "  -k KIND          output format: classic|nc3|1, '64-bit offset'|nc6|2,\n"
-"                   cdf5|nc5|'64-bit data'|5, 'netCDF-4 classic model'|nc7|4\n"
-"                   (and nccopy's other spellings); -3 -6 -5 -7 likewise\n"
+"                   cdf5|nc5|'64-bit data'|5, 'netCDF-4 classic model'|nc7|4,\n"
+"                   netCDF-4|nc4|3 (and nccopy's other spellings);\n"
+"                   -3 -6 -5 -7 -4 likewise\n"
 "  -c SPEC          chunking: dim/len,dim/len,...  var:n1,n2,...  var:\n"
-"                   (contiguous)  / (everything contiguous); repeatable\n"
-"  -d LEVEL         deflate level 0-9 (0: no deflate, no shuffle)\n"
-"  -s               shuffle before compressing\n"
+"                   (contiguous)  / (everything contiguous); var: forms\n"
+"                   repeatable, the last dim/len form counts\n"
+"  -d LEVEL         deflate level 0-9 (0: no compression, no shuffle)\n"
+"  -s               shuffle before compressing (with -d 1-9 or --zstd)\n"
 "      --zstd LEVEL Zstandard level 1-22 (0: none)\n"
 "      --fletcher32 Fletcher-32 checksum of each chunk\n"
+"  -F none          no filters at all (not even the input's Fletcher-32)\n"
+"  -u               the record dimension becomes a fixed-size one\n"
 "  -m SIZE          memory budget (default 256M; suffix K, M, G, T: x1024)\n"
+"  -h SIZE          chunk cache size (default: a quarter of -m)\n"
+"  -e N             accepted for nccopy's sake; no effect\n"
 "  -M SIZE          fixed-size variables whose chunks would be smaller are\n"
 "                   contiguous (default 8192; 0: none)\n"
 "      --verify     read the output back and compare it with the input\n"
 "      --no-sync    do not fsync the output before renaming it\n"
 "  -q, --quiet      no progress bar\n"
-"  -h, --help       this text\n"
+"  -h, --help       this text (-h alone)\n"
 "      --version    version of the program and of libncslab\n",
             COPY_PROG);
 }
@@ -142,8 +149,7 @@ static int parse_memory(const char *s, size_t *vp)
     return 0;
 }
 
-/* nccopy's names for the output kinds (its table of legal kinds).  The
- * enhanced netCDF-4 model is named so that it gets its own message. */
+/* nccopy's names for the output kinds (its table of legal kinds). */
 static int parse_kind(const char *s)
 {
     static const struct { const char *name; int kind; } kinds[] = {
@@ -215,8 +221,13 @@ static int add_varspec(copy_opts *o, const char *spec)
     if (name[0] == '\0' || strlen(name) > NCS_MAX_NAME)
         goto bad;
     p++;                                    /* the ':' */
-    if (*p == '\0' || strcmp(p, "contiguous") == 0) {
+    if (*p == '\0' || strcasecmp(p, "contiguous") == 0) {
         v->contiguous = 1;
+    } else if (strcasecmp(p, "compact") == 0) {
+        copy_msg("'%s': compact storage is not supported; "
+                 "use %s:contiguous", spec, name);
+        free(v->sizes);
+        return -1;
     } else {
         for (const char *q = p; q != NULL; q = strchr(q, ','), q = q ? q + 1 : q) {
             char num[32];
@@ -251,10 +262,27 @@ bad:
     return -1;
 }
 
+/* Earlier dimension-form entries stay, inactive: their names must still
+ * be the input's, as nccopy looks every one of them up. */
+static void drop_dimspecs(copy_opts *o)
+{
+    for (int i = 0; i < o->ndims; i++)
+        o->dims[i].inactive = 1;
+    o->all_contiguous = 0;
+}
+
+/* As in nccopy, a dimension-form chunkspec replaces any earlier one; said
+ * aloud, since a script may expect them to add up. */
 static int add_dimspecs(copy_opts *o, const char *spec)
 {
     const char *p = spec;
-    if (strcmp(spec, "/") == 0) {
+    if (o->dimspec != NULL) {
+        copy_msg("note: -c %s replaces the earlier -c %s (as in nccopy, the last "
+                 "dim/len list counts; name every dimension in one)", spec, o->dimspec);
+        drop_dimspecs(o);
+    }
+    o->dimspec = spec;
+    if (strcmp(spec, "/") == 0 || strcmp(spec, "//") == 0) {
         o->all_contiguous = 1;
         return 0;
     }
@@ -274,6 +302,7 @@ static int add_dimspecs(copy_opts *o, const char *spec)
         o->dims = grown;
         o->dims[o->ndims].name = strdup(name);
         o->dims[o->ndims].len = len;
+        o->dims[o->ndims].inactive = 0;
         if (o->dims[o->ndims].name == NULL)
             goto bad;
         o->ndims++;
@@ -298,7 +327,7 @@ static void free_opts(copy_opts *o)
     free(o->vars);
 }
 
-enum { OPT_ZSTD = 256, OPT_FLETCHER32, OPT_VERIFY, OPT_NOSYNC, OPT_VERSION };
+enum { OPT_ZSTD = 256, OPT_FLETCHER32, OPT_VERIFY, OPT_NOSYNC, OPT_VERSION, OPT_HELP };
 
 static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
 {
@@ -309,19 +338,22 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
         {"shuffle", no_argument, NULL, 's'},
         {"zstd", required_argument, NULL, OPT_ZSTD},
         {"fletcher32", no_argument, NULL, OPT_FLETCHER32},
+        {"filter", required_argument, NULL, 'F'},
         {"memory", required_argument, NULL, 'm'},
         {"min-chunk", required_argument, NULL, 'M'},
         {"verify", no_argument, NULL, OPT_VERIFY},
         {"no-sync", no_argument, NULL, OPT_NOSYNC},
         {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
+        {"fix-unlimited", no_argument, NULL, 'u'},
+        {"cache", required_argument, NULL, 'h'},
+        {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, OPT_VERSION},
         {NULL, 0, NULL, 0},
     };
     int c;
     unsigned long v;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":k:c:d:sm:M:qh34567", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":k:c:d:sum:M:qh:e:F:34567", longopts, NULL)) != -1) {
         switch (c) {
         case 'k':
             o->kind = parse_kind(optarg);
@@ -356,6 +388,16 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
             o->zstd = (int)v;
             break;
         case OPT_FLETCHER32: o->fletcher32 = 1; break;
+        case 'F':
+            /* of nccopy's filter specifications, the one that is not a
+             * particular HDF5 filter: none at all */
+            if (strcmp(optarg, "none") != 0 && strcmp(optarg, "*,none") != 0) {
+                copy_msg("-F '%s': only -F none is supported (for filters use "
+                         "-d, -s, --zstd, --fletcher32)", optarg);
+                return -1;
+            }
+            o->no_filters = 1;
+            break;
         case 'm':
             if (parse_memory(optarg, &o->memory) != 0 || o->memory < MIN_MEMORY) {
                 copy_msg("memory budget '%s' is not a size of at least 1M", optarg);
@@ -371,11 +413,32 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
         case OPT_VERIFY: o->verify = 1; break;
         case OPT_NOSYNC: o->sync = 0; break;
         case 'q': o->quiet = 1; break;
-        case 'h': usage(stdout); exit(0);
+        case 'u': o->fix_unlimited = 1; break;
+        case 'h':
+            /* nccopy's -h is the chunk cache size: a script's
+             * `-h 64M in out` must copy, not print the usage */
+            if (parse_memory(optarg, &o->cache) != 0 || o->cache == 0) {
+                copy_msg("chunk cache size '%s' is not a size", optarg);
+                return -1;
+            }
+            break;
+        case 'e':
+            /* nccopy's number of chunk cache slots: ncslab's cache is
+             * bounded in bytes only */
+            if (parse_uint(optarg, ULONG_MAX, &v) != 0) {
+                copy_msg("chunk cache slots '%s' is not a number", optarg);
+                return -1;
+            }
+            break;
+        case OPT_HELP: usage(stdout); exit(0);
         case OPT_VERSION:
             printf("%s %s (libncslab %s)\n", COPY_PROG, NCS_VERSION, ncs_inq_libvers());
             exit(0);
         case ':':
+            if (optopt == 'h') {        /* -h alone: the usage */
+                usage(stdout);
+                exit(0);
+            }
             copy_msg("option '%s' needs an argument", argv[optind - 1]);
             return -1;
         default:
@@ -394,29 +457,34 @@ static int parse_args(int argc, char **argv, copy_opts *o, int *optindp)
         copy_msg("choose either -d or --zstd, not both");
         return -1;
     }
+    if (o->no_filters && (o->deflate > 0 || o->zstd > 0 || o->fletcher32)) {
+        copy_msg("-F none says no filters: not with -d 1-9, --zstd or --fletcher32");
+        return -1;
+    }
+    if (o->shuffle && o->deflate <= 0 && o->zstd <= 0 && !o->no_filters)
+        copy_msg("note: -s shuffles only what -d 1-9 or --zstd compresses; "
+                 "without them each variable keeps the input's shuffle (as in nccopy)");
     *optindp = optind;
     return 0;
 }
 
 int copy_output_kind(const copy_opts *o, int in_format)
 {
+    /* nccopy's rule: -c, -d 1-9 or -s make a classic input's copy
+     * netCDF-4 (even -s alone, which changes nothing else) */
     int wants_nc4 = o->ndims > 0 || o->nvars > 0 || o->all_contiguous ||
                     o->deflate > 0 || o->shuffle || o->zstd > 0 || o->fletcher32;
     int kind = o->kind;
-    if (kind == NCS_FORMAT_NETCDF4) {
-        copy_msg("the netCDF-4 enhanced model is not supported; "
-                 "use -k nc7 (netCDF-4 classic model)");
-        return -1;
-    }
-    if (kind == 0) {
-        if (in_format == NCS_FORMAT_NETCDF4 || wants_nc4)
-            kind = NCS_FORMAT_NETCDF4_CLASSIC;
-        else
-            kind = in_format;
-    }
-    if (kind != NCS_FORMAT_NETCDF4_CLASSIC && wants_nc4) {
+    /* as nccopy: the input's format, but netCDF-4 classic model for a
+     * classic input that -c or a filter needs netCDF-4 for.  A netCDF-4
+     * output without the classic model's mark (-k nc4, or such an input)
+     * still holds only what the classic model can. */
+    if (kind == 0)
+        kind = wants_nc4 && in_format != NCS_FORMAT_NETCDF4 ? NCS_FORMAT_NETCDF4_CLASSIC
+                                                            : in_format;
+    if (kind != NCS_FORMAT_NETCDF4_CLASSIC && kind != NCS_FORMAT_NETCDF4 && wants_nc4) {
         copy_msg("chunking (-c) and filters (-d, -s, --zstd, --fletcher32) "
-                 "need netCDF-4 output (-k nc7)");
+                 "need netCDF-4 output (-k nc7 or -k nc4)");
         return -1;
     }
     return kind;
@@ -480,6 +548,11 @@ static void sync_dir_of(const char *path)
     (void)sync_path(dir);
 }
 
+static int is_nc4(int kind)
+{
+    return kind == NCS_FORMAT_NETCDF4_CLASSIC || kind == NCS_FORMAT_NETCDF4;
+}
+
 static int create_out(int kind, int *ncidp)
 {
     int cmode = NCS_CLOBBER;
@@ -487,6 +560,7 @@ static int create_out(int kind, int *ncidp)
     case NCS_FORMAT_64BIT_OFFSET: cmode |= NCS_64BIT_OFFSET; break;
     case NCS_FORMAT_64BIT_DATA: cmode |= NCS_64BIT_DATA; break;
     case NCS_FORMAT_NETCDF4_CLASSIC: cmode |= NCS_NETCDF4 | NCS_CLASSIC_MODEL; break;
+    case NCS_FORMAT_NETCDF4: cmode |= NCS_NETCDF4; break;
     default: break;             /* CDF-1, the library's default */
     }
     return ncs_create(tmp_path, cmode, ncidp);
@@ -527,7 +601,7 @@ int main(int argc, char **argv)
     /* The budget: a quarter for the chunk cache (shared by both files),
      * half for the slab in flight, the rest for what the library and HDF5
      * hold besides. */
-    cache = o.memory / 4;
+    cache = o.cache != 0 ? o.cache : o.memory / 4;
     if ((status = ncs_set_chunk_cache(cache)) != NCS_NOERR) {
         copy_fail(status, "chunk cache of %zu bytes", cache);
         goto done;
@@ -564,7 +638,7 @@ int main(int argc, char **argv)
     }
     if (copy_define(in, out, kind, &o, st) != 0)
         goto done;
-    if (copy_data(in, out, st, kind == NCS_FORMAT_NETCDF4_CLASSIC,
+    if (copy_data(in, out, st, is_nc4(kind),
                   o.memory / 2, progress) != 0)
         goto done;
     status = ncs_close(out);
@@ -579,8 +653,8 @@ int main(int argc, char **argv)
             copy_fail(status, "verify: reopening the output");
             goto done;
         }
-        status = copy_verify(in, check, st, kind == NCS_FORMAT_NETCDF4_CLASSIC,
-                             o.memory / 2, progress);
+        status = copy_verify(in, check, st, is_nc4(kind),
+                             o.fix_unlimited, o.memory / 2, progress);
         ncs_close(check);
         if (status != 0)
             goto done;

@@ -46,7 +46,8 @@ typedef struct {
     int sampled;
 } lay_var;
 
-enum { LAY_CONTIG, LAY_DEFAULT, LAY_BALANCED, LAY_USER };
+/* LAY_FILE: the variable as the input file stores it, read in place */
+enum { LAY_CONTIG, LAY_DEFAULT, LAY_BALANCED, LAY_USER, LAY_FILE, LAY_NKIND };
 enum { LAY_F_NONE, LAY_F_DEFLATE, LAY_F_ZSTD };
 
 /* Per pattern results of one candidate. */
@@ -69,18 +70,26 @@ typedef struct {
     int failed;
 } lay_cand;
 
+/* Stored without chunks: the contiguous candidate, or the input file
+ * where it has the variable contiguous (its chunk[] all 0). */
+static inline int lay_contig(const lay_cand *c)
+{
+    return c->kind == LAY_CONTIG || (c->kind == LAY_FILE && c->chunk[0] == 0);
+}
+
 typedef struct {
     int npat;
     lay_pattern pat[LAY_MAXPAT];
     int nuser;
     size_t user[8][LAY_MAXDIMS];   /* -c shapes named by the user */
-    int want_kind[4], want_filter[3];
+    int want_kind[LAY_NKIND], want_filter[3];
     int deflate_level, zstd_level;
     size_t chunk_bytes;            /* ceiling of a balanced chunk */
     size_t budget;                 /* bytes measured at most */
     int repeat;                    /* reads of each request, timed */
     int score_bytes;               /* rank by bytes read, not cold time */
     const char *dir, *csv, *svg;
+    const char *input;             /* the FILE, NULL with --shape */
 } lay_opts;
 
 void lay_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

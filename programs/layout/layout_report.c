@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"contiguous", "default", "balanced", "user"};
+static const char *const kind_names[] = {"contiguous", "default", "balanced", "user",
+                                          "file"};
 static const char *const filter_names[] = {"none", "deflate", "zstd"};
 
 int lay_best(const lay_cand *c, int n)
@@ -29,7 +30,7 @@ static void shape_str(const lay_var *v, const lay_cand *c, char *buf, size_t len
 {
     size_t used = 0;
     buf[0] = '\0';
-    if (c->kind == LAY_CONTIG) {
+    if (lay_contig(c)) {
         snprintf(buf, len, "-");
         return;
     }
@@ -49,7 +50,12 @@ static void shape_str(const lay_var *v, const lay_cand *c, char *buf, size_t len
 void lay_chunk_arg(const lay_var *v, const lay_opts *o, const lay_cand *c, char *buf,
                    size_t len)
 {
-    size_t used = (size_t)snprintf(buf, len, "-c %s:", v->name), bytes = v->esz;
+    size_t used, bytes = v->esz;
+    if (c->kind == LAY_FILE) {          /* nothing to convert */
+        snprintf(buf, len, "-");
+        return;
+    }
+    used = (size_t)snprintf(buf, len, "-c %s:", v->name);
     for (int d = 0; c->kind != LAY_CONTIG && d < v->ndims && used < len; d++) {
         used += (size_t)snprintf(buf + used, len - used, "%s%zu", d ? "," : "",
                                  c->chunk[d]);
@@ -117,7 +123,7 @@ void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
         fprintf(fp, "%-20s %-16s %9s %8.3f", c[k].label, sh, sz, c[k].write_s);
         for (int i = 0; i < o->npat; i++) {
             human(c[k].res[i].rchar, rb, sizeof rb);
-            if (c[k].kind == LAY_CONTIG)
+            if (lay_contig(&c[k]))
                 fprintf(fp, "     %9.6f %9.6f %9s %7s", c[k].res[i].warm,
                         c[k].res[i].cold, rb, "-");
             else
@@ -139,7 +145,10 @@ void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
             fprintf(fp, " (%.2fx contiguous's)", c[best].score / c[k].score);
     human(c[best].size, sz, sizeof sz);
     fprintf(fp, ", file %s\n", sz);
-    fprintf(fp, "convert with: ncslab-copy %s IN OUT\n", arg);
+    if (c[best].kind == LAY_FILE)
+        fprintf(fp, "convert with: nothing: the file as it is\n");
+    else
+        fprintf(fp, "convert with: ncslab-copy %s IN OUT\n", arg);
 }
 
 static void csv_field(FILE *fp, const char *s)

@@ -197,7 +197,7 @@ int lay_measure(const lay_var *v, const void *data, int memtype,
     void *buf;
     struct stat sb;
     proc_io_cost();
-    if (write_cand(v, data, memtype, o, c) != 0)
+    if (c->kind != LAY_FILE && write_cand(v, data, memtype, o, c) != 0)
         return -1;
     c->size = stat(c->path, &sb) == 0 ? (unsigned long long)sb.st_size : 0;
     for (int i = 0; i < o->npat; i++)
@@ -220,7 +220,7 @@ int lay_measure(const lay_var *v, const void *data, int memtype,
             double s;
             unsigned long long rc, rb;
             int st;
-            r->chunks += c->kind == LAY_CONTIG ? 0
+            r->chunks += lay_contig(c) ? 0
                        : lay_chunks_touched(v, c->chunk, &p->req[k]);
             for (int rep = 0; rep < o->repeat; rep++) {
                 st = read_once(c->path, v, &p->req[k], buf, 0, &s, &rc, &rb);

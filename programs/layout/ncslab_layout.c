@@ -94,7 +94,8 @@ static void usage(FILE *fp)
 "      --shape S     no file: DIM=LEN,... (LEN followed by u: unlimited, first)\n"
 "      --type T      with --shape: byte short int float double ubyte ushort\n"
 "                    uint int64 uint64 (default float)\n"
-"      --only K,...  candidates: contiguous,default,balanced,user (default all)\n"
+"      --only K,...  candidates: contiguous,default,balanced,user (default\n"
+"                    all four), file (the FILE's own layout, read in place)\n"
 "      --filters F,. none,deflate,zstd (default all)\n"
 "      --deflate N   deflate level (default 1, with shuffle)\n"
 "      --zstd N      zstd level (default 3)\n"
@@ -299,8 +300,51 @@ static int classic_format(const lay_var *v)
     return NCS_FORMAT_64BIT_DATA;
 }
 
-static const char *const kind_opt[] = {"contiguous", "default", "balanced", "user"};
+static const char *const kind_opt[] = {"contiguous", "default", "balanced", "user", "file"};
 static const char *const filter_opt[] = {"none", "deflate", "zstd"};
+
+/* The input file's own storage of the variable as a candidate (--only
+ * file): its chunks (all 0 when contiguous), its compressor, its format. */
+static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
+{
+    int ncid, varid, storage = NCS_CONTIGUOUS, sh = 0, def = 0, level = 0, z = 0, st;
+    memset(c, 0, sizeof *c);
+    c->kind = LAY_FILE;
+    if (o->input == NULL) {
+        lay_msg("--only file: there is no file with --shape");
+        return -1;
+    }
+    snprintf(c->path, sizeof c->path, "%s", o->input);
+    if ((st = ncs_open(o->input, NCS_NOWRITE, &ncid)) != 0) {
+        lay_msg("%s: %s", o->input, ncs_strerror(st));
+        return -1;
+    }
+    st = ncs_inq_format(ncid, &c->format);
+    if (st == 0)
+        st = ncs_inq_varid(ncid, v->name, &varid);
+    if (st == 0 && c->format == NCS_FORMAT_NETCDF4_CLASSIC) {
+        st = ncs_inq_var_chunking(ncid, varid, &storage, c->chunk);
+        if (st == 0)
+            ncs_inq_var_deflate(ncid, varid, &sh, &def, &level);
+        if (st == 0)
+            ncs_inq_var_zstd(ncid, varid, &z);
+    }
+    ncs_close(ncid);
+    if (st != 0) {
+        lay_msg("%s: the storage of '%s': %s", o->input, v->name, ncs_strerror(st));
+        return -1;
+    }
+    if (storage != NCS_CHUNKED)
+        memset(c->chunk, 0, sizeof c->chunk);
+    c->filter = def ? LAY_F_DEFLATE : z ? LAY_F_ZSTD : LAY_F_NONE;
+    snprintf(c->label, sizeof c->label, "file %s%s%s",
+             c->format == NCS_FORMAT_CLASSIC ? "CDF-1"
+             : c->format == NCS_FORMAT_64BIT_OFFSET ? "CDF-2"
+             : c->format == NCS_FORMAT_64BIT_DATA ? "CDF-5" : "nc4",
+             c->filter ? "+" : "", c->filter == LAY_F_DEFLATE ? "deflate"
+                                 : c->filter == LAY_F_ZSTD ? "zstd" : "");
+    return 0;
+}
 
 /* Builds, measures and reports every candidate of one variable. */
 static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
@@ -330,6 +374,10 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
         if (r == 0)
             kinds[nshape++] = LAY_USER;
     }
+    if (o->want_kind[LAY_FILE] && file_cand(v, o, &c[n]) != 0)
+        return -1;
+    if (o->want_kind[LAY_FILE])
+        n++;
     if (o->want_kind[LAY_CONTIG]) {
         memset(&c[n], 0, sizeof c[n]);
         c[n].kind = LAY_CONTIG;
@@ -358,6 +406,11 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
         return -1;
     }
     for (int k = 0; k < n; k++) {
+        if (c[k].kind == LAY_FILE) {    /* the user's file: never removed */
+            if (lay_measure(v, data, memtype, o, &c[k]) != 0)
+                status = -1;
+            continue;
+        }
         snprintf(c[k].path, sizeof c[k].path, "%s/%s.%ld.%u.nc", o->dir, LAY_PROG,
                  (long)getpid(), serial++);
         if (lay_register_temp(c[k].path) != 0) {
@@ -445,8 +498,8 @@ int main(int argc, char **argv)
                 return 2;
             break;
         case O_ONLY:
-            if (parse_names(optarg, kind_opt, 4, o.want_kind) != 0) {
-                lay_msg("--only: give contiguous,default,balanced,user");
+            if (parse_names(optarg, kind_opt, LAY_NKIND, o.want_kind) != 0) {
+                lay_msg("--only: give contiguous,default,balanced,user,file");
                 return 2;
             }
             break;
@@ -541,6 +594,7 @@ int main(int argc, char **argv)
         free(data);
     } else {
         const char *path = argv[optind++];
+        o.input = path;
         int ncid, nvars, unlimid, st, nsel = argc - optind, ran = 0;
         if ((st = ncs_open(path, NCS_NOWRITE, &ncid)) != 0) {
             lay_msg("%s: %s", path, ncs_strerror(st));

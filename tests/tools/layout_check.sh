@@ -49,6 +49,19 @@ CDL
         fail "chunks of the copy: $(ncdump -s -h "$tmp/out.nc" | grep _ChunkSizes)"
     [ "$(ncdump -v v "$tmp/in.nc" | sed -n '/^data:/,$p')" = \
       "$(ncdump -v v "$tmp/out.nc" | sed -n '/^data:/,$p')" ] || fail "values of the copy differ"
+    # --only file: each file measured as it is, read in place, left as it was
+    sum=$(cksum <"$tmp/out.nc")
+    out=$($lay --dir "$tmp" --only file --score bytes -p series -p map "$tmp/out.nc" v 2>&1) ||
+        fail "--only file: $out"
+    echo "$out" | grep -Eq '^file nc4 +2x1x1 ' || fail "--only file, chunked: $out"
+    echo "$out" | grep -q '^convert with: nothing: the file as it is$' ||
+        fail "--only file: a conversion of the file into itself: $out"
+    [ "$(cksum <"$tmp/out.nc")" = "$sum" ] || fail "--only file changed or removed the file"
+    out=$($lay --dir "$tmp" --only file,contiguous --filters none -p series "$tmp/in.nc" v 2>&1) ||
+        fail "--only file,contiguous: $out"
+    echo "$out" | grep -Eq '^file CDF-1 +- ' || fail "--only file, classic: $out"
+    echo "$out" | grep -Eq '^contiguous CDF-1 +- ' || fail "--only file,contiguous: $out"
+    [ -f "$tmp/in.nc" ] || fail "--only file removed the input"
 fi
 # a box with open ranges between others, every=N and an exact request
 out=$($lay $common -p box=0:10,5:,: -p every=3 -p 0,0,0/10,2,3/2,1,1 2>&1) ||
@@ -76,7 +89,8 @@ fi
 n=$(awk -F, '{ gsub(/"[^"]*"/, "q") } NR == 1 { nf = NF } NF != nf { bad = 1 } END { print bad ? -1 : NR }' "$tmp/s.csv")
 [ "$n" = 3 ] || fail "CSV rows/fields: $n"
 for args in "--bogus" "--shape x=0" "--shape t=4 --type char" "-p nonsense --shape t=4,y=3" \
-            "--shape t=4,y=3 -p box=0:9,:" "$tmp/missing.nc" "--budget 0 --shape t=4"; do
+            "--shape t=4,y=3 -p box=0:9,:" "$tmp/missing.nc" "--budget 0 --shape t=4" \
+            "--only file --shape t=4,y=3" "--only nofile --shape t=4,y=3"; do
     if err=$($lay --dir "$tmp" $args 2>&1 >/dev/null); then
         fail "no failure for: $args"
     elif [ -z "$err" ]; then
