@@ -47,10 +47,12 @@
  * on to MPI_File_open, and these of ncslab's, as PnetCDF spells them:
  *   nc_header_align_size   alignment of the data after the header
  *                          (default 512)
- *   nc_var_align_size      the same (PnetCDF's name for it)
- *   nc_record_align_size   alignment of the first record variable
- *                          (default 4)
+ *   nc_var_align_size      alignment of each fixed-size variable and of
+ *                          the record section (default 4)
+ *   nc_record_align_size   alignment of the record section (default 4)
  *   nc_header_pad_size     free bytes reserved after the header (default 0)
+ * A hint wins over the matching argument of ncs__enddef, as in PnetCDF
+ * 1.12 (doc/parallel.md has the whole rule).
  */
 #ifndef NCSLAB_PAR_H
 #define NCSLAB_PAR_H

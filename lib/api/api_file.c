@@ -259,9 +259,10 @@ int ncs_redef(int ncid)
         return NCS_ERR(NCS_EPERM);
     if (f->flags & NCSI_F_INDEF)
         return NCS_ERR(NCS_EINDEFINE);
-    if (f->flags & NCSI_F_SHARE) {
+    if (f->flags & (NCSI_F_SHARE | NCSI_F_PAR)) {
         /* another process may have changed the header, as netCDF-C
-         * assumes for shared files */
+         * assumes for shared files (a parallel file's processes agree
+         * on the record count here) */
         status = ncsi_store_reload(f);
         if (status != NCS_NOERR)
             return status;

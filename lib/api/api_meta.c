@@ -167,12 +167,27 @@ static int set_name(ncs_file *f, char **slot, uint32_t *namelen, const char *nam
         return NCS_ERR(NCS_ENOTINDEFINE);
     if (strlen(name) > xlen)
         xlen = strlen(name);
-    status = ncsi_model_rename(slot, namelen, name,
-                               indef || f->version == 4 ? 0 : (uint32_t)xlen);
-    if (status != NCS_NOERR)
-        return status;
-    if (!indef)
-        return ncsi_store_write_header(f);
+    if (indef)
+        return ncsi_model_rename(slot, namelen, name, 0);
+    {
+        /* in data mode the old name comes back when the header cannot be
+         * rewritten (a parallel file's processes disagreeing, an I/O
+         * error): the model stays what the file holds */
+        char *was = *slot;
+        uint32_t waslen = *namelen;
+        *slot = NULL;
+        status = ncsi_model_rename(slot, namelen, name,
+                                   f->version == 4 ? 0 : (uint32_t)xlen);
+        if (status == NCS_NOERR)
+            status = ncsi_store_write_header(f);
+        if (status != NCS_NOERR) {
+            free(*slot);
+            *slot = was;
+            *namelen = waslen;
+            return status;
+        }
+        free(was);
+    }
     return NCS_NOERR;
 }
 
@@ -502,6 +517,22 @@ static int put_att_nfc(int ncid, int varid, const char *name, int xtype, size_t 
     /* a data-mode rewrite keeps the old name as the header has it */
     a.namelen = (idx >= 0 && !(f->flags & NCSI_F_INDEF)) ? l->a[idx].namelen : 0;
     conv = len ? ncsi_encode(xtype, a.xval, len, memtype, op, 1, f->version) : NCS_NOERR;
+    if (!(f->flags & NCSI_F_INDEF) && idx >= 0) {
+        /* a data-mode rewrite: the old value comes back when the header
+         * cannot be rewritten (a parallel file's processes disagreeing,
+         * an I/O error), so the model stays what the file holds */
+        ncs_att was = l->a[idx];
+        a.in_file = was.in_file;
+        l->a[idx] = a;
+        status = ncsi_store_write_header(f);
+        if (status != NCS_NOERR) {
+            l->a[idx] = was;
+            ncsi_att_free(&a);
+            return status;
+        }
+        ncsi_att_free(&was);
+        return conv;
+    }
     status = ncsi_attlist_put(l, &a);
     if (status != NCS_NOERR) {
         ncsi_att_free(&a);

@@ -135,7 +135,8 @@ typedef struct ncs_store_methods {
     /* Upkeep: re-reads numrecs in a shared read-only file. */
     int (*refresh)(ncs_file *f);
     /* Upkeep: re-reads the whole header (after flushing what is
-     * buffered), in ncs_redef of a shared file. */
+     * buffered), in ncs_redef of a shared file; in ncs_redef of a
+     * parallel file, agrees on what the processes wrote (collective). */
     int (*reload)(ncs_file *f);
     /* Storage settings of a variable; NULL in back ends without choices. */
     int (*def_storage)(ncs_file *f, int varid, const ncs_storage *st);

@@ -4,24 +4,11 @@
 # PnetCDF's, and the run prints a row for every kernel.  No timing is
 # judged here (doc/parallel.md has the measured table).
 top_builddir=${top_builddir:-.}
-MPIRUN=${MPIRUN:-mpirun}
-if ! command -v "$MPIRUN" >/dev/null 2>&1; then
-    echo "note: no mpirun: skipped"
-    exit 77
-fi
-flags=
-if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-    flags=--oversubscribe
-    OMPI_MCA_btl_vader_single_copy_mechanism=none
-    export OMPI_MCA_btl_vader_single_copy_mechanism
-    if [ "$(id -u)" = 0 ]; then
-        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-    fi
-fi
+PAR_TIMEOUT=300
+. "$(dirname "$0")/../par/par_common.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-out=$(timeout 300 "$MPIRUN" $flags -n 2 "$top_builddir/tests/bench/parbench" --scale 1 --reps 1 \
+out=$(par_run 2 "$top_builddir/tests/bench/parbench" --scale 1 --reps 1 \
       --dir "$tmp")
 status=$?
 echo "$out"

@@ -4,8 +4,15 @@
 #   par_run N PROGRAM ARGS...   mpirun with N processes under a timeout
 #                               (PAR_TIMEOUT seconds, default 60), so that
 #                               a collective call that hangs fails the test
+#   par_seeds N                 how many random seeds a test runs: N, or a
+#                               fifth of it (at least 4) under AddressSanitizer,
+#                               where oversubscribed MPI runs 10-20x slower
 # Skips the test (77) when the build found no mpirun.
 top_builddir=${top_builddir:-.}
+if [ ! -f "$top_builddir/tests/par/parenv.sh" ]; then
+    echo "note: this build has no MPI (libncslab_par): skipped"
+    exit 77
+fi
 . "$top_builddir/tests/par/parenv.sh" || exit 99
 if [ -z "$MPIRUN" ]; then
     echo "note: no mpirun found by configure: skipped"
@@ -27,6 +34,33 @@ if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
         export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
     fi
 fi
+
+# Under AddressSanitizer (scripts/sanitize asan sets ASAN_OPTIONS):
+# OpenMPI's allocations of MPI_Init are never freed.  They are suppressed
+# by tests/par/lsan_mpi.supp, which needs their stacks named: OpenMPI's
+# components kept loaded (tests/par/nodlclose.c, preloaded into the MPI
+# processes).
+if [ -n "${ASAN_OPTIONS:-}" ]; then
+    LSAN_OPTIONS=suppressions=$abs_top_srcdir/tests/par/lsan_mpi.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+    export LSAN_OPTIONS
+    if [ -n "$par_flags" ]; then
+        nodlclose=$abs_top_builddir/tests/par/.libs/libnodlclose.so
+        [ -f "$nodlclose" ] || { echo "FAIL: $nodlclose not built"; exit 99; }
+        par_flags="$par_flags -x LD_PRELOAD=$nodlclose"
+    fi
+    PAR_TIMEOUT=$((PAR_TIMEOUT * 3))
+    par_asan=1
+fi
+
+par_seeds() {
+    if [ -n "${par_asan:-}" ]; then
+        par_s=$(($1 / 5))
+        [ "$par_s" -ge 4 ] || par_s=4
+        echo "$par_s"
+    else
+        echo "$1"
+    fi
+}
 
 par_run() {
     par_n=$1

@@ -3,11 +3,6 @@
 # 2, 3 and 4 processes: an attribute rewritten in data mode with another
 # value on one process must be NCS_EMULTIDEFINE on every process and leave
 # the old value everywhere.
-# EXPECTED TO FAIL (XFAIL_TESTS in tests/par/par.am) until the library is
-# fixed: every process gets NCS_EMULTIDEFINE and the file keeps the old
-# value, but the faulty process's own copy of the header holds the new one
-# (ncs_get_att there returns it), so its definitions no longer match the
-# others'.  Remove it from XFAIL_TESTS when it passes.
 # Run by `make check` from the top build directory.
 set -u
 . "$(dirname "$0")/par_common.sh"

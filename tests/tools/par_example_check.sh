@@ -8,17 +8,12 @@
 set -u
 top_builddir=${top_builddir:-.}
 . "$top_builddir/tests/v2/v2env.sh"
-MPIRUN=${MPIRUN:-mpirun}
-if [ -z "$PKG_CONFIG" ] || ! command -v "$MPIRUN" >/dev/null 2>&1; then
-    echo "note: no pkg-config or mpirun: skipped"
+if [ -z "$PKG_CONFIG" ]; then
+    echo "note: no pkg-config: skipped"
     exit 77
 fi
-if [ "$(id -u)" = 0 ]; then
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-fi
-OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_btl_vader_single_copy_mechanism
+PAR_TIMEOUT=120
+. "$abs_top_srcdir/tests/par/par_common.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/parex.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 libs=$abs_top_builddir/lib/.libs
@@ -34,8 +29,8 @@ echo "$CC par_write.c $flags"
     echo "FAIL: par_write.c does not build with pkg-config ncslab-par"
     exit 1
 }
-out=$(cd "$tmp" && LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-      timeout 120 "$MPIRUN" --oversubscribe -n 4 ./par_write out.nc)
+out=$(cd "$tmp" && LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} &&
+      export LD_LIBRARY_PATH && par_run 4 ./par_write out.nc)
 status=$?
 echo "$out"
 if [ $status != 0 ] || ! echo "$out" | grep -q "4 processes wrote out.nc: every value read back"; then

@@ -36,8 +36,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define DEFAULT_HDR_ALIGN 512
-#define DEFAULT_REC_ALIGN 4
 #define MOVE_BUF (4u << 20)
 
 /* ---- agreement -------------------------------------------------------------- */
@@ -218,24 +216,6 @@ int ncsi_mpi_set_access(ncs_file *f, int varid, int access)
     return NCS_NOERR;
 }
 
-/* A size hint of the MPI_Info: a positive number, else dflt. */
-static size_t hint(MPI_Info info, const char *key, size_t dflt)
-{
-    char val[64];
-    int flag = 0;
-    char *end;
-    unsigned long long v;
-    if (info == MPI_INFO_NULL)
-        return dflt;
-    MPI_Info_get(info, (char *)key, (int)sizeof val - 1, val, &flag);
-    if (!flag)
-        return dflt;
-    v = strtoull(val, &end, 10);
-    if (end == val || *end != '\0' || v == 0 || v > (unsigned long long)SIZE_MAX / 2)
-        return dflt;
-    return (size_t)v;
-}
-
 static void ms_free(ncs_file *f)
 {
     mpist *ms = MS(f);
@@ -291,10 +271,7 @@ static int ms_new(ncs_file *f, const char *path, int writable)
     MPI_Comm_size(ms->comm, &ms->nprocs);
     ms->writable = writable;
     ms->dflt_access = NCS_COLLECTIVE;
-    ms->hdr_align = hint(ms->info, "nc_header_align_size",
-                         hint(ms->info, "nc_var_align_size", DEFAULT_HDR_ALIGN));
-    ms->rec_align = hint(ms->info, "nc_record_align_size", DEFAULT_REC_ALIGN);
-    ms->hdr_pad = hint(ms->info, "nc_header_pad_size", 0);
+    ncsi_mpi_read_hints(ms);
     return NCS_NOERR;
 }
 
@@ -461,81 +438,145 @@ typedef struct piece {
     uint64_t from, to, n;
 } piece;
 
+typedef struct pieces {
+    piece *p;
+    size_t n, cap;
+} pieces;
+
+static int add_piece(pieces *ps, uint64_t from, uint64_t to, uint64_t n)
+{
+    if (from == to || n == 0)
+        return NCS_NOERR;
+    if (ps->n == ps->cap) {
+        size_t ncap = ps->cap ? 2 * ps->cap : 64;
+        piece *q = realloc(ps->p, ncap * sizeof *q);
+        if (q == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        ps->p = q;
+        ps->cap = ncap;
+    }
+    ps->p[ps->n].from = from;
+    ps->p[ps->n].to = to;
+    ps->p[ps->n].n = n;
+    ps->n++;
+    return NCS_NOERR;
+}
+
 static int by_from_desc(const void *a, const void *b)
 {
     const piece *x = a, *y = b;
     return x->from < y->from ? 1 : x->from > y->from ? -1 : 0;
 }
 
+/* 1 when every variable of old kept its place within its section (the
+ * fixed-size variables relative to begin_var, the record ones within a
+ * record), so that the sections move as PnetCDF moves them: whole. */
+static int sections_kept(const ncs_model *m, const ncs_model *old, const ncs_layout *lay,
+                         const ncs_layout *olay)
+{
+    for (int i = 0; i < old->nvars; i++) {
+        const ncs_var *ov = &old->vars[i], *nv = &m->vars[i];
+        uint64_t obase = ov->isrec ? olay->begin_rec : olay->begin_var;
+        uint64_t nbase = nv->isrec ? lay->begin_rec : lay->begin_var;
+        if (ov->begin < obase || nv->begin < nbase || ov->begin - obase != nv->begin - nbase)
+            return 0;
+    }
+    return 1;
+}
+
+/* What moves at enddef after a redefinition, as PnetCDF moves it: the
+ * record section as one block of numrecs records (or, when record
+ * variables were added, record by record, each its old recsize bytes),
+ * and the fixed-size section as one block up to the end of its last
+ * variable.  The reads stop at the end of the file and only what they
+ * read is written, so the moved file ends where PnetCDF's does.  A layout
+ * whose variables moved within a section (not one of PnetCDF's) moves
+ * variable by variable. */
+static int move_pieces(ncs_file *f, const ncs_model *old, const ncs_layout *olay, pieces *ps)
+{
+    const ncs_model *m = &f->model;
+    const ncs_layout *lay = &MS(f)->cl.lay;
+    int status = NCS_NOERR, nrec_old = 0, nrec_new = 0;
+    uint64_t fix_end = olay->begin_var;
+    if (!sections_kept(m, old, lay, olay)) {
+        for (int i = 0; status == NCS_NOERR && i < old->nvars; i++) {
+            const ncs_var *ov = &old->vars[i], *nv = &m->vars[i];
+            uint64_t nrec = ov->isrec ? m->numrecs : 1;
+            for (uint64_t r = 0; status == NCS_NOERR && r < nrec; r++)
+                status = add_piece(ps, ov->begin + (ov->isrec ? r * olay->recsize : 0),
+                                   nv->begin + (nv->isrec ? r * lay->recsize : 0),
+                                   data_bytes(ov));
+        }
+        return status;
+    }
+    for (int i = 0; i < old->nvars; i++) {
+        const ncs_var *ov = &old->vars[i];
+        nrec_old += ov->isrec;
+        if (!ov->isrec && ov->begin + ov->len > fix_end)
+            fix_end = ov->begin + ov->len;
+    }
+    for (int i = 0; i < m->nvars; i++)
+        nrec_new += m->vars[i].isrec;
+    if (nrec_old > 0 && nrec_new == nrec_old)
+        status = add_piece(ps, olay->begin_rec, lay->begin_rec, olay->recsize * m->numrecs);
+    else if (nrec_old > 0)
+        for (uint64_t r = 0; status == NCS_NOERR && r < m->numrecs; r++)
+            status = add_piece(ps, olay->begin_rec + r * olay->recsize,
+                               lay->begin_rec + r * lay->recsize, olay->recsize);
+    if (status == NCS_NOERR)
+        status = add_piece(ps, olay->begin_var, lay->begin_var, fix_end - olay->begin_var);
+    return status;
+}
+
 /* Rank 0 moves the data of the variables of old to where f's layout puts
- * them; every destination is at or after its source (no variable starts
- * before it did, and records do not shrink), so pieces are copied from the
- * last one down, each from its end (collective). */
+ * them (move_pieces); every destination is at or after its source (no
+ * variable starts before it did, and records do not shrink), so pieces
+ * are copied from the last one down, each from its end (collective). */
 static int move_data(ncs_file *f, const ncs_model *old, const ncs_layout *olay)
 {
     mpist *ms = MS(f);
-    const ncs_model *m = &f->model;
-    piece *p = NULL;
-    size_t np = 0, cap = 0;
+    pieces ps = { NULL, 0, 0 };
     unsigned char *buf = NULL;
     int status = NCS_NOERR;
     MPI_File ifh = MPI_FILE_NULL;
+    MPI_Offset size = 0;
     if (ms->rank != 0)
         return agree_status(ms, NCS_NOERR);
-    for (int i = 0; status == NCS_NOERR && i < old->nvars; i++) {
-        const ncs_var *ov = &old->vars[i], *nv = &m->vars[i];
-        uint64_t nrec = ov->isrec ? old->numrecs : 1;
-        for (uint64_t r = 0; r < nrec; r++) {
-            uint64_t from = ov->begin + (ov->isrec ? r * olay->recsize : 0);
-            uint64_t to = nv->begin + (nv->isrec ? r * ms->cl.lay.recsize : 0);
-            if (from == to)
-                continue;
-            if (np == cap) {
-                size_t ncap = cap ? 2 * cap : 64;
-                piece *q = realloc(p, ncap * sizeof *p);
-                if (q == NULL) {
-                    status = NCS_ERR(NCS_ENOMEM);
-                    break;
-                }
-                p = q;
-                cap = ncap;
-            }
-            p[np].from = from;
-            p[np].to = to;
-            p[np].n = data_bytes(ov);
-            np++;
-        }
-    }
-    if (status == NCS_NOERR && np > 0) {
-        qsort(p, np, sizeof *p, by_from_desc);
+    status = move_pieces(f, old, olay, &ps);
+    if (status == NCS_NOERR && ps.n > 0) {
+        qsort(ps.p, ps.n, sizeof *ps.p, by_from_desc);
         buf = ncsi_malloc(MOVE_BUF);
         if (buf == NULL)
             status = NCS_ERR(NCS_ENOMEM);
     }
-    if (status == NCS_NOERR && np > 0)
+    if (status == NCS_NOERR && ps.n > 0)
         status = ncsi_mpi_indep(ms, &ifh);
-    for (size_t i = 0; status == NCS_NOERR && i < np; i++) {
-        uint64_t left = p[i].n;
+    if (status == NCS_NOERR && ps.n > 0)
+        status = ncsi_mpi_status(MPI_File_get_size(ifh, &size));
+    for (size_t i = 0; status == NCS_NOERR && i < ps.n; i++) {
+        piece *p = &ps.p[i];
+        /* (bytes past the end of the file are not read, nor written) */
+        uint64_t left = p->from >= (uint64_t)size ? 0
+                      : p->n < (uint64_t)size - p->from ? p->n : (uint64_t)size - p->from;
         while (status == NCS_NOERR && left > 0) {
             uint64_t k = left < MOVE_BUF ? left : MOVE_BUF, at = left - k;
             int got = 0;
             MPI_Status st;
-            status = ncsi_mpi_status(MPI_File_read_at(ifh, (MPI_Offset)(p[i].from + at), buf,
+            status = ncsi_mpi_status(MPI_File_read_at(ifh, (MPI_Offset)(p->from + at), buf,
                                                       (int)k, MPI_BYTE, &st));
             if (status == NCS_NOERR) {
                 MPI_Get_count(&st, MPI_BYTE, &got);
-                if (got < 0)
-                    got = 0;
-                if ((uint64_t)got < k)
-                    memset(buf + got, 0, (size_t)(k - (uint64_t)got));   /* past the end */
-                status = ncsi_mpi_status(MPI_File_write_at(ifh, (MPI_Offset)(p[i].to + at),
-                                                           buf, (int)k, MPI_BYTE, &st));
+                if (got < 0 || (uint64_t)got != k)
+                    status = NCS_ERR(NCS_EIO);   /* the file shrank under us */
             }
+            if (status == NCS_NOERR)
+                status = ncsi_mpi_status(MPI_File_write_at(ifh, (MPI_Offset)(p->to + at),
+                                                           buf, (int)k, MPI_BYTE, &st));
             left = at;
         }
     }
     free(buf);
-    free(p);
+    free(ps.p);
     return agree_status(ms, status);
 }
 
@@ -549,18 +590,11 @@ static int ms_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
     size_t n = 0, hlen = 0;
     int status, same = 0;
 
-    if (v_align == NCSI_ALIGN_DEFAULT) {
-        v_align = ms->hdr_align;
-        if (h_minfree == 0)
-            h_minfree = ms->hdr_pad;
-    }
-    if (r_align == NCSI_ALIGN_DEFAULT)
-        r_align = ms->rec_align;
     status = ncsi_mpi_agree_numrecs(f);
     if (status == NCS_NOERR)
         status = ncsi_cl_check_vlens(&f->model, f->version);
     if (status == NCS_NOERR)
-        status = ncsi_cl_layout(f, old, h_minfree, v_align, v_minfree, r_align);
+        status = ncsi_mpi_layout(f, old, h_minfree, v_align, v_minfree, r_align);
     if (status == NCS_NOERR)
         status = definitions(f, &defs, &n, &hlen);
     status = agree_status(ms, status);
@@ -637,6 +671,25 @@ static int settle(ncs_file *f, int durable)
     return status;
 }
 
+/* ncs_redef: the record count agreed, so that the layout of the model
+ * before the redefinition counts the records every process wrote, and the
+ * independent handles' data made visible to rank 0, which moves it at
+ * enddef: each process syncs its own, then, after the barrier, rank 0
+ * syncs again (MPI-IO's sync-barrier-sync; collective). */
+static int ms_reload(ncs_file *f)
+{
+    mpist *ms = MS(f);
+    int status = ncsi_mpi_agree_numrecs(f);
+    if (status != NCS_NOERR || !ms->writable)
+        return status;
+    if (ms->ifh != MPI_FILE_NULL)
+        status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
+    status = agree_status(ms, status);
+    if (status == NCS_NOERR && ms->rank == 0 && ms->ifh != MPI_FILE_NULL)
+        status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
+    return agree_status(ms, status);
+}
+
 static int ms_sync(ncs_file *f)
 {
     return settle(f, 1);
@@ -667,6 +720,7 @@ const ncs_store_methods ncsi_mpi_store = {
     .write_header = ms_write_header,
     .sync = ms_sync,
     .flush = ms_flush,
+    .reload = ms_reload,
     .close = ms_close,
     .skip = ncsi_mpi_skip,
     .batch = ncsi_mpi_batch,

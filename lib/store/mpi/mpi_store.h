@@ -48,12 +48,19 @@ typedef struct mpist {
     int dflt_access;          /* NCS_COLLECTIVE or NCS_INDEPENDENT */
     unsigned char *access;    /* per variable; past naccess: dflt_access */
     int naccess;
-    size_t hdr_align, rec_align, hdr_pad;   /* PnetCDF's layout and the hints */
+    /* the layout hints of the MPI_Info (mpi_layout.c), 0 when unset */
+    uint64_t h_hint, fx_hint, r_hint, hdr_pad;
     uint64_t written_numrecs; /* the record count the file holds */
 } mpist;
 
 /* The largest staging buffer the data path keeps between transfers. */
 #define NCSI_MPI_STAGE_KEEP ((size_t)64 << 20)
+
+/* mpi_layout.c: the hints read from ms->info; PnetCDF 1.12's layout of
+ * f's variables (as ncsi_cl_layout, with the same arguments). */
+void ncsi_mpi_read_hints(mpist *ms);
+int ncsi_mpi_layout(ncs_file *f, const ncs_model *old, size_t h_minfree, size_t v_align,
+                    size_t v_minfree, size_t r_align);
 
 static inline mpist *MS(ncs_file *f)
 {
