@@ -373,8 +373,7 @@ static int transfer(ncs_file *f, int varid, const plan *p, int status, uint64_t 
         status = agree(ms, status, recs, &recs_all);
         if (status != NCS_NOERR)
             return status;
-        status = move(p != NULL ? p : &none, ms->fh, 1, put);
-        status = agree(ms, status, 0, &(uint64_t){ 0 });
+        status = ncsi_mpi_moved(ms, move(p != NULL ? p : &none, ms->fh, 1, put));
     } else {
         MPI_File ifh;
         if (status != NCS_NOERR || p == NULL)
@@ -655,7 +654,7 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
     bwalk w;
     int k = 0, status = NCS_NOERR, overlap = 0, kept = 0;
     int *erange = NULL;
-    long long in[3], out[3], kk, maxk;
+    long long in[4], out[4] = { 0 }, maxk;
     uint64_t recs = 0, total = 0;
     static const plan none;
 
@@ -708,12 +707,10 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
     in[0] = status != NCS_NOERR;
     in[1] = overlap;
     in[2] = (long long)recs;
-    if (MPI_Allreduce(in, out, 3, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+    in[3] = (long long)k;
+    if (MPI_Allreduce(in, out, 4, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
         out[0] = 1;
-    kk = k;
-    maxk = k;
-    if (MPI_Allreduce(&kk, &maxk, 1, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
-        out[0] = 1;
+    maxk = out[3];
     if (out[0] == 0 && out[1] == 0) {
         MPI_Datatype ft, mt;
         MPI_Status mst;
@@ -729,7 +726,7 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
             MPI_Type_free(&ft);
         if (mt != MPI_BYTE)
             MPI_Type_free(&mt);
-        status = agree(ms, s2, 0, &(uint64_t){ 0 });
+        status = ncsi_mpi_moved(ms, s2);
     } else if (out[0] == 0) {
         /* overlapping pieces somewhere: one collective call a request */
         int j = 0;
@@ -745,7 +742,7 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
             }
             s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
             if (s2 == NCS_NOERR)
-                s2 = agree(ms, move(have ? &p : &none, ms->fh, 1, put), 0, &(uint64_t){ 0 });
+                s2 = ncsi_mpi_moved(ms, move(have ? &p : &none, ms->fh, 1, put));
             if (have) {
                 if (s2 == NCS_NOERR && !put) {
                     for (size_t r = 0; r < p.nruns; r++)

@@ -42,53 +42,134 @@
 
 /* Every process's status combined: its own when it failed, else the
  * lowest (most negative) error of the others, else the largest errno. */
+static int combine(int mine, int64_t lowest, int64_t highest)
+{
+    if (mine != NCS_NOERR)
+        return mine;
+    if (lowest < 0)
+        return (int)lowest;
+    return (int)highest;
+}
+
 static int agree_status(const mpist *ms, int status)
 {
     int v[2] = { status, -status }, r[2];
     if (MPI_Allreduce(v, r, 2, MPI_INT, MPI_MIN, ms->comm) != MPI_SUCCESS)
         return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
-    if (status != NCS_NOERR)
-        return status;
-    if (r[0] < 0)
-        return r[0];
-    return -r[1];
+    return combine(status, r[0], -r[1]);
 }
 
-int ncsi_mpi_agree_numrecs(ncs_file *f)
+/* What one collective call makes the processes agree on, in one
+ * MPI_Allreduce (MPI_MIN over 64-bit words: each value and its
+ * complement give the smallest and the largest): */
+typedef struct ballot {
+    int status;                  /* in: this process's; out: combined */
+    int eq;                      /* in: a value that must be the same everywhere */
+    uint64_t most;               /* in: this process's; out: the largest */
+    const unsigned char *bytes;  /* in: bytes that must be the same everywhere, */
+    size_t n, gap, ngap;         /*     n of them, but for ngap from gap on */
+    int same;                    /* out: eq and the bytes the same everywhere */
+} ballot;
+
+#define VOTE_BIAS ((int64_t)1 << 32)
+
+/* Two independent 64-bit hashes of the bytes but their gap: definitions
+ * that differ by accident do not collide in 128 bits. */
+static void hash2(const ballot *b, uint64_t *h1p, uint64_t *h2p)
+{
+    uint64_t h1 = 0xcbf29ce484222325u, h2 = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < b->n; i++) {
+        if (i >= b->gap && i - b->gap < b->ngap)
+            continue;
+        h1 = (h1 ^ b->bytes[i]) * 0x100000001b3u;                /* FNV-1a */
+        h2 = (h2 + b->bytes[i] + 1) * 0xff51afd7ed558ccdu;       /* a multiplicative mix */
+        h2 ^= h2 >> 29;
+    }
+    *h1p = h1;
+    *h2p = h2;
+}
+
+/* (collective) */
+static int vote(const mpist *ms, ballot *b)
+{
+    uint64_t v[11], r[11], h1, h2;
+    hash2(b, &h1, &h2);
+    v[0] = (uint64_t)(VOTE_BIAS + b->status);
+    v[1] = (uint64_t)(VOTE_BIAS - b->status);
+    v[2] = (uint64_t)(VOTE_BIAS + b->eq);
+    v[3] = (uint64_t)(VOTE_BIAS - b->eq);
+    v[4] = ~b->most;
+    v[5] = b->n, v[6] = h1, v[7] = h2;
+    v[8] = ~v[5], v[9] = ~v[6], v[10] = ~v[7];
+    b->same = 0;
+    if (MPI_Allreduce(v, r, 11, MPI_UINT64_T, MPI_MIN, ms->comm) != MPI_SUCCESS) {
+        if (b->status == NCS_NOERR)
+            b->status = NCS_ERR(NCS_EIO);
+        return b->status;
+    }
+    b->status = combine(b->status, (int64_t)r[0] - VOTE_BIAS, VOTE_BIAS - (int64_t)r[1]);
+    b->most = ~r[4];
+    /* equal everywhere where the smallest is also the largest */
+    b->same = r[2] == v[2] && r[3] == v[3] && r[5] == ~r[8] && r[6] == ~r[9] && r[7] == ~r[10];
+    return b->status;
+}
+
+/* The largest record count of the processes (from a vote) becomes f's. */
+static void take_numrecs(ncs_file *f, uint64_t all)
 {
     mpist *ms = MS(f);
-    unsigned long long mine = f->model.numrecs, all = mine;
-    if (MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
-        return NCS_ERR(NCS_EIO);
     if (all != f->model.numrecs) {
         f->model.numrecs = all;
         f->flags |= NCSI_F_NDIRTY;
     }
     if (f->model.numrecs != ms->written_numrecs)
         f->flags |= NCSI_F_NDIRTY;
+}
+
+/* An MPI-IO failure of a collective data call that this process returned
+ * and the others did not see: reported by every process here. */
+static int take_ioerr(mpist *ms, int status)
+{
+    if (status == NCS_NOERR)
+        status = ms->ioerr;
+    ms->ioerr = NCS_NOERR;
+    return status;
+}
+
+/* The status of a collective data call's move, returned by this process
+ * now and kept for the next vote, so that an MPI-IO failure that only
+ * some processes saw reaches every one without an agreement of its own
+ * in every data call. */
+int ncsi_mpi_moved(mpist *ms, int status)
+{
+    if (status != NCS_NOERR && ms->ioerr == NCS_NOERR)
+        ms->ioerr = status;
+    return status;
+}
+
+int ncsi_mpi_agree_numrecs(ncs_file *f)
+{
+    mpist *ms = MS(f);
+    ballot b = { .status = take_ioerr(ms, NCS_NOERR), .most = f->model.numrecs };
+    if (vote(ms, &b) != NCS_NOERR)
+        return b.status;
+    take_numrecs(f, b.most);
     return NCS_NOERR;
 }
 
-/* *same = 1 when bytes (n of them) are the same on every process: their
- * length and two independent 64-bit hashes of them agree (collective).
- * Definitions that differ by accident do not collide in 128 bits. */
-static int same_everywhere(const mpist *ms, const unsigned char *bytes, size_t n, int *same)
+/* The vote of an enddef or a header change: every process's status, the
+ * record count and the definitions (the header but its record count, and
+ * the fill settings), which must be the same everywhere (collective). */
+static int agree_definitions(ncs_file *f, int status, const unsigned char *defs, size_t n)
 {
-    uint64_t h1 = 0xcbf29ce484222325u, h2 = 0x9e3779b97f4a7c15u;
-    unsigned long long v[6], lo[6];
-    for (size_t i = 0; i < n; i++) {
-        h1 = (h1 ^ bytes[i]) * 0x100000001b3u;                   /* FNV-1a */
-        h2 = (h2 + bytes[i] + 1) * 0xff51afd7ed558ccdu;          /* a multiplicative mix */
-        h2 ^= h2 >> 29;
-    }
-    v[0] = n, v[1] = h1, v[2] = h2;
-    v[3] = ~v[0], v[4] = ~v[1], v[5] = ~v[2];
-    *same = 0;
-    if (MPI_Allreduce(v, lo, 6, MPI_UNSIGNED_LONG_LONG, MPI_MIN, ms->comm) != MPI_SUCCESS)
-        return NCS_ERR(NCS_EIO);
-    /* the minimum of each and of its complement: equal everywhere when the
-     * smallest is also the largest */
-    *same = lo[0] == ~lo[3] && lo[1] == ~lo[4] && lo[2] == ~lo[5];
+    mpist *ms = MS(f);
+    ballot b = { .status = take_ioerr(ms, status), .most = f->model.numrecs, .bytes = defs,
+                 .n = defs != NULL ? n : 0, .gap = 4, .ngap = f->version == 5 ? 8 : 4 };
+    if (vote(ms, &b) != NCS_NOERR)
+        return b.status;
+    if (!b.same)
+        return NCS_ERR(NCS_EMULTIDEFINE);
+    take_numrecs(f, b.most);
     return NCS_NOERR;
 }
 
@@ -116,12 +197,15 @@ static int definitions(ncs_file *f, unsigned char **bytesp, size_t *np, size_t *
 }
 
 /* Rank 0 writes n bytes at off through the collective handle, its view
- * put back to the bytes of the file first (a data call leaves its own);
- * every process gets the outcome (collective). */
-static int root_write(mpist *ms, uint64_t off, const void *buf, size_t n)
+ * put back to the bytes of the file first (a data call leaves its own),
+ * unless its status (rank 0's, from before) is an error; every process
+ * gets the outcome (collective). */
+static int root_write(mpist *ms, uint64_t off, const void *buf, size_t n, int status)
 {
-    int status = ncsi_mpi_status(MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native",
-                                                   MPI_INFO_NULL));
+    int s2 = ncsi_mpi_status(MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native",
+                                               MPI_INFO_NULL));
+    if (status == NCS_NOERR)
+        status = s2;
     if (status == NCS_NOERR && ms->rank == 0) {
         MPI_File ifh = ms->fh;
         while (status == NCS_NOERR && n > 0) {
@@ -143,28 +227,28 @@ static int root_write(mpist *ms, uint64_t off, const void *buf, size_t n)
 }
 
 /* The header (or, when only it changed, the record count) to the file,
- * after every process's data (collective). */
-static int write_counts(ncs_file *f, int whole)
+ * after every process's data (collective).  synced: the processes have
+ * just agreed and written nothing since (an MPI_Allreduce returns on rank
+ * 0 after every process has entered it), so no barrier is needed. */
+static int write_counts(ncs_file *f, int whole, int synced)
 {
     mpist *ms = MS(f);
     unsigned char *b = NULL, nb[8];
     size_t n = 0, hlen = 0;
     int status = NCS_NOERR;
-    if (MPI_Barrier(ms->comm) != MPI_SUCCESS)
+    if (!synced && MPI_Barrier(ms->comm) != MPI_SUCCESS)
         return NCS_ERR(NCS_EIO);
     if (whole) {
         if (ms->rank == 0)
             status = definitions(f, &b, &n, &hlen);
-        status = agree_status(ms, status);
-        if (status == NCS_NOERR)
-            status = root_write(ms, 0, b, hlen);
+        status = root_write(ms, 0, b, hlen, status);
         free(b);
     } else {
         int w = f->version == 5 ? 8 : 4;
         uint64_t v = f->model.numrecs;
         for (int i = 0; i < w; i++)
             nb[i] = (unsigned char)(v >> (8 * (w - 1 - i)));
-        status = root_write(ms, 4, nb, (size_t)w);
+        status = root_write(ms, 4, nb, (size_t)w, NCS_NOERR);
     }
     if (status == NCS_NOERR) {
         ms->written_numrecs = f->model.numrecs;
@@ -284,16 +368,19 @@ static size_t block_size(const char *path)
     return 4096;
 }
 
-/* Both processes' int the same?  NCS_EMULTIDEFINE where not. */
-static int agree_int(const mpist *ms, int v)
-{
-    int in[2] = { v, -v }, out[2];
-    if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MIN, ms->comm) != MPI_SUCCESS)
-        return NCS_ERR(NCS_EIO);
-    return out[0] == v && -out[1] == v ? NCS_NOERR : NCS_ERR(NCS_EMULTIDEFINE);
-}
-
 /* ---- create and open ---------------------------------------------------------- */
+
+/* The first vote of a create or open: every process's status and its
+ * mode, which must be the same everywhere (NCS_EMULTIDEFINE where not). */
+static int agree_mode(mpist *ms, int status, int mode)
+{
+    ballot b = { .status = status, .eq = mode };
+    if (ms == NULL || ms->comm == MPI_COMM_NULL)
+        return status;
+    if (vote(ms, &b) != NCS_NOERR)
+        return b.status;
+    return b.same ? NCS_NOERR : NCS_ERR(NCS_EMULTIDEFINE);
+}
 
 static int ms_create(ncs_file *f, const char *path, int cmode)
 {
@@ -305,29 +392,31 @@ static int ms_create(ncs_file *f, const char *path, int cmode)
         return NCS_ERR(NCS_ENOTBUILT);
     status = ms_new(f, path, 1);
     ms = MS(f);
-    if (ms != NULL && ms->comm != MPI_COMM_NULL)
-        status = agree_status(ms, status);
-    if (status == NCS_NOERR)
-        status = agree_int(ms, cmode);
-    if (status == NCS_NOERR && ms->rank == 0 && !(cmode & NCS_NOCLOBBER))
-        /* a journal of a file this one replaces would roll it back to
-         * pieces of the old one at its next serial open */
-        status = ncsi_journal_remove_stale(path);
-    if (ms != NULL && ms->comm != MPI_COMM_NULL)
-        status = agree_status(ms, status);
+    status = agree_mode(ms, status, cmode);
     if (status == NCS_NOERR) {
+        int mine = NCS_NOERR;
+        if (ms->rank == 0 && !(cmode & NCS_NOCLOBBER))
+            /* a journal of a file this one replaces would roll it back to
+             * pieces of the old one at its next serial open */
+            mine = ncsi_journal_remove_stale(path);
+        /* (rank 0 opens even when that failed: the open is collective,
+         * and opening changes nothing the agreement after it undoes) */
         if (cmode & NCS_NOCLOBBER)
             amode |= MPI_MODE_EXCL;
         err = MPI_File_open(ms->comm, path, amode, ms->info, &ms->fh);
         if (err != MPI_SUCCESS)
             ms->fh = MPI_FILE_NULL;
-        status = agree_status(ms, ncsi_mpi_status(err));
+        status = agree_status(ms, mine != NCS_NOERR ? mine : ncsi_mpi_status(err));
     }
-    /* NCS_CLOBBER: the old content goes */
-    if (status == NCS_NOERR && !(cmode & NCS_NOCLOBBER))
-        status = agree_status(ms, ncsi_mpi_status(MPI_File_set_size(ms->fh, 0)));
-    if (status == NCS_NOERR)
-        status = agree_status(ms, ncsi_mpi_io_new(ms->fh, block_size(path), &ms->cl.io));
+    if (status == NCS_NOERR) {
+        /* NCS_CLOBBER: the old content goes */
+        int s2 = NCS_NOERR;
+        if (!(cmode & NCS_NOCLOBBER))
+            s2 = ncsi_mpi_status(MPI_File_set_size(ms->fh, 0));
+        if (s2 == NCS_NOERR)
+            s2 = ncsi_mpi_io_new(ms->fh, block_size(path), &ms->cl.io);
+        status = agree_status(ms, s2);
+    }
     if (status != NCS_NOERR) {
         ms_free(f);
         return status;
@@ -345,26 +434,21 @@ static int ms_open(ncs_file *f, const char *path, int mode)
     int status, err, writable = (mode & NCS_WRITE) != 0;
     status = ms_new(f, path, writable);
     ms = MS(f);
-    if (ms != NULL && ms->comm != MPI_COMM_NULL)
-        status = agree_status(ms, status);
-    if (status == NCS_NOERR)
-        status = agree_int(ms, mode & NCS_WRITE);
-    /* a redefinition a crash left half done is undone first */
+    /* a redefinition a crash left half done is undone first, before any
+     * process opens the file */
     if (status == NCS_NOERR && ms->rank == 0)
         status = ncsi_journal_recover(path);
-    if (ms != NULL && ms->comm != MPI_COMM_NULL)
-        status = agree_status(ms, status);
+    status = agree_mode(ms, status, mode & NCS_WRITE);
     if (status == NCS_NOERR) {
         err = MPI_File_open(ms->comm, path, writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY,
                             ms->info, &ms->fh);
         if (err != MPI_SUCCESS)
             ms->fh = MPI_FILE_NULL;
-        status = agree_status(ms, ncsi_mpi_status(err));
-    }
-    if (status == NCS_NOERR)
-        status = agree_status(ms, ncsi_mpi_io_new(ms->fh, block_size(path), &ms->cl.io));
-    if (status == NCS_NOERR) {
-        status = ncsi_io_size(ms->cl.io, &fsize);
+        status = ncsi_mpi_status(err);
+        if (status == NCS_NOERR)
+            status = ncsi_mpi_io_new(ms->fh, block_size(path), &ms->cl.io);
+        if (status == NCS_NOERR)
+            status = ncsi_io_size(ms->cl.io, &fsize);
         if (status == NCS_NOERR)
             status = ncsi_hdr_decode(ms->cl.io, fsize, &f->model, &f->version, &ms->cl.lay);
         if (status == NCS_NOERR) {
@@ -588,21 +672,14 @@ static int ms_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
     ncs_layout olay = ms->cl.lay;
     unsigned char *defs = NULL;
     size_t n = 0, hlen = 0;
-    int status, same = 0;
+    int status = ncsi_cl_check_vlens(&f->model, f->version);
 
-    status = ncsi_mpi_agree_numrecs(f);
-    if (status == NCS_NOERR)
-        status = ncsi_cl_check_vlens(&f->model, f->version);
     if (status == NCS_NOERR)
         status = ncsi_mpi_layout(f, old, h_minfree, v_align, v_minfree, r_align);
     if (status == NCS_NOERR)
         status = definitions(f, &defs, &n, &hlen);
-    status = agree_status(ms, status);
-    if (status == NCS_NOERR)
-        status = same_everywhere(ms, defs, n, &same);
+    status = agree_definitions(f, status, defs, n);
     free(defs);
-    if (status == NCS_NOERR && !same)
-        status = NCS_ERR(NCS_EMULTIDEFINE);
     if (status != NCS_NOERR) {
         ms->cl.lay = olay;
         return status;
@@ -611,8 +688,10 @@ static int ms_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
         status = move_data(f, old, &olay);
     if (status == NCS_NOERR)
         status = fill_new(f, old);
+    /* after a create nothing was written since the vote but by a fill,
+     * which ends in an agreement of its own */
     if (status == NCS_NOERR)
-        status = write_counts(f, 1);
+        status = write_counts(f, 1, old == NULL);
     if (status == NCS_NOERR && f->model.nvars > ms->naccess) {
         unsigned char *a = realloc(ms->access, (size_t)f->model.nvars);
         if (a == NULL)
@@ -629,20 +708,13 @@ static int ms_enddef(ncs_file *f, size_t h_minfree, size_t v_align, size_t v_min
 
 static int ms_write_header(ncs_file *f)
 {
-    mpist *ms = MS(f);
     unsigned char *defs = NULL;
     size_t n = 0, hlen = 0;
-    int status = ncsi_mpi_agree_numrecs(f), same = 0;
-    if (status == NCS_NOERR)
-        status = definitions(f, &defs, &n, &hlen);
-    status = agree_status(ms, status);
-    if (status == NCS_NOERR)
-        status = same_everywhere(ms, defs, n, &same);
+    int status = definitions(f, &defs, &n, &hlen);
+    status = agree_definitions(f, status, defs, n);
     free(defs);
-    if (status == NCS_NOERR && !same)
-        status = NCS_ERR(NCS_EMULTIDEFINE);
     if (status == NCS_NOERR)
-        status = write_counts(f, 1);
+        status = write_counts(f, 1, 1);
     return status;
 }
 
@@ -662,8 +734,9 @@ static int settle(ncs_file *f, int durable)
             status = ncsi_mpi_status(MPI_File_sync(ms->ifh));
         status = agree_status(ms, status != NCS_NOERR ? status : s2);
     }
+    /* (the vote or the sync's agreement came after every process's data) */
     if (status == NCS_NOERR && (f->flags & (NCSI_F_HDIRTY | NCSI_F_NDIRTY))) {
-        status = write_counts(f, (f->flags & NCSI_F_HDIRTY) != 0);
+        status = write_counts(f, (f->flags & NCSI_F_HDIRTY) != 0, 1);
         /* the count, after the data it counts, durable too */
         if (status == NCS_NOERR && durable)
             status = agree_status(ms, ncsi_mpi_status(MPI_File_sync(ms->fh)));

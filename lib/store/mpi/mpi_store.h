@@ -51,6 +51,9 @@ typedef struct mpist {
     /* the layout hints of the MPI_Info (mpi_layout.c), 0 when unset */
     uint64_t h_hint, fx_hint, r_hint, hdr_pad;
     uint64_t written_numrecs; /* the record count the file holds */
+    int ioerr;                /* an MPI-IO failure of a collective data call
+                                 this process returned alone; every process
+                                 returns it at the next vote (mpi_store.c) */
 } mpist;
 
 /* The largest staging buffer the data path keeps between transfers. */
@@ -96,6 +99,7 @@ int ncsi_mpi_indep(mpist *ms, MPI_File *fhp);
 /* The processes' agreement on the record count: the largest of theirs
  * (collective). */
 int ncsi_mpi_agree_numrecs(ncs_file *f);
+int ncsi_mpi_moved(mpist *ms, int status);
 
 /* ---- mpi_data.c -------------------------------------------------------- */
 
