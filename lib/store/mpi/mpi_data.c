@@ -337,22 +337,6 @@ static int move(const plan *p, MPI_File fh, int collective, int put)
     return status;
 }
 
-/* Every process's status and the records its put needs, combined: the
- * status each returns (its own, or another's error) and the largest need
- * (collective). */
-static int agree(const mpist *ms, int status, uint64_t recs, uint64_t *recs_all)
-{
-    long long in[3] = { status, -(long long)status, -(long long)recs }, out[3];
-    if (MPI_Allreduce(in, out, 3, MPI_LONG_LONG, MPI_MIN, ms->comm) != MPI_SUCCESS)
-        return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
-    *recs_all = (uint64_t)(-out[2]);
-    if (status != NCS_NOERR)
-        return status;
-    if (out[0] < 0)
-        return (int)out[0];
-    return (int)(-out[1]);
-}
-
 static void grow_records(ncs_file *f, uint64_t recs)
 {
     if (recs > f->model.numrecs) {
@@ -370,7 +354,7 @@ static int transfer(ncs_file *f, int varid, const plan *p, int status, uint64_t 
     uint64_t recs_all = recs;
     static const plan none;
     if (collective) {
-        status = agree(ms, status, recs, &recs_all);
+        status = ncsi_mpi_agree(ms, status, &recs_all);
         if (status != NCS_NOERR)
             return status;
         status = ncsi_mpi_moved(ms, move(p != NULL ? p : &none, ms->fh, 1, put));
@@ -445,7 +429,7 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
         status = NCS_ERR(NCS_ENOMEM);
     for (uint64_t i = 0; buf != NULL && i < chunk; i++)
         memcpy(buf + i * psz, pat, psz);
-    status = agree(ms, status, 0, &(uint64_t){ 0 });
+    status = ncsi_mpi_agree(ms, status, NULL);
     if (status != NCS_NOERR) {
         free(buf);
         return status;
@@ -461,7 +445,7 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
             status = ncsi_mpi_status(err);
     }
     free(buf);
-    return agree(ms, status, 0, &(uint64_t){ 0 });
+    return ncsi_mpi_agree(ms, status, NULL);
 }
 
 /* ---- nonblocking requests: one collective call for a wait's puts, one
@@ -740,7 +724,7 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
                                 reqs[j]->buf, put);
                 have = 1;
             }
-            s2 = agree(ms, s2, 0, &(uint64_t){ 0 });
+            s2 = ncsi_mpi_agree(ms, s2, NULL);
             if (s2 == NCS_NOERR)
                 s2 = ncsi_mpi_moved(ms, move(have ? &p : &none, ms->fh, 1, put));
             if (have) {

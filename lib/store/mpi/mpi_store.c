@@ -6,19 +6,21 @@
  * Every process holds the whole model and makes the same define calls;
  * nothing is written until the processes agree.  At each enddef, and at
  * each change of the header in data mode, every process encodes the
- * header it would write, rank 0's is broadcast, and each compares it (and
- * the fill settings, which the header does not hold) with its own: when
- * any differs, every process returns NCS_EMULTIDEFINE and the file is
- * left as it was.  Rank 0 alone writes the header, moves data after a
- * redefinition and writes the record count; the processes fill new
- * variables together, each a share of the bytes.
+ * header it would write and the processes compare it (and the fill
+ * settings, which the header does not hold) in one vote, with their
+ * statuses and record counts: when any differs, every process returns
+ * NCS_EMULTIDEFINE and the file is left as it was.  Rank 0 alone writes
+ * the header, moves data after a redefinition and writes the record
+ * count; the processes fill new variables together, each a share of the
+ * bytes.
  *
  * The record count is each process's own between collective calls (a
  * process that appends records in independent mode knows only of its
  * own); a collective put, sync, redef, enddef and close make it the
  * largest of them.  It reaches the file after the data it counts: the
  * data is written (and, at ncs_sync, made durable by MPI_File_sync) on
- * every process before the barrier after which rank 0 writes it.
+ * every process before the agreement (or, after a redefinition's moves,
+ * the barrier) after which rank 0 writes it.
  *
  * Layout: PnetCDF's defaults (the data after the header aligned to 512
  * bytes, fixed-size variables 4 bytes apart, records aligned to 4), which
@@ -39,25 +41,6 @@
 #define MOVE_BUF (4u << 20)
 
 /* ---- agreement -------------------------------------------------------------- */
-
-/* Every process's status combined: its own when it failed, else the
- * lowest (most negative) error of the others, else the largest errno. */
-static int combine(int mine, int64_t lowest, int64_t highest)
-{
-    if (mine != NCS_NOERR)
-        return mine;
-    if (lowest < 0)
-        return (int)lowest;
-    return (int)highest;
-}
-
-static int agree_status(const mpist *ms, int status)
-{
-    int v[2] = { status, -status }, r[2];
-    if (MPI_Allreduce(v, r, 2, MPI_INT, MPI_MIN, ms->comm) != MPI_SUCCESS)
-        return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
-    return combine(status, r[0], -r[1]);
-}
 
 /* What one collective call makes the processes agree on, in one
  * MPI_Allreduce (MPI_MIN over 64-bit words: each value and its
@@ -107,11 +90,30 @@ static int vote(const mpist *ms, ballot *b)
             b->status = NCS_ERR(NCS_EIO);
         return b->status;
     }
-    b->status = combine(b->status, (int64_t)r[0] - VOTE_BIAS, VOTE_BIAS - (int64_t)r[1]);
+    /* the status: its own when it failed, else the lowest (most negative)
+     * error of the others, else the largest errno */
+    if (b->status == NCS_NOERR) {
+        int64_t lowest = (int64_t)r[0] - VOTE_BIAS, highest = VOTE_BIAS - (int64_t)r[1];
+        b->status = (int)(lowest < 0 ? lowest : highest);
+    }
     b->most = ~r[4];
     /* equal everywhere where the smallest is also the largest */
     b->same = r[2] == v[2] && r[3] == v[3] && r[5] == ~r[8] && r[6] == ~r[9] && r[7] == ~r[10];
     return b->status;
+}
+
+int ncsi_mpi_agree(const mpist *ms, int status, uint64_t *most)
+{
+    ballot b = { .status = status, .most = most != NULL ? *most : 0 };
+    vote(ms, &b);
+    if (most != NULL)
+        *most = b.most;
+    return b.status;
+}
+
+static int agree_status(const mpist *ms, int status)
+{
+    return ncsi_mpi_agree(ms, status, NULL);
 }
 
 /* The largest record count of the processes (from a vote) becomes f's. */

@@ -99,6 +99,12 @@ int ncsi_mpi_indep(mpist *ms, MPI_File *fhp);
 /* The processes' agreement on the record count: the largest of theirs
  * (collective). */
 int ncsi_mpi_agree_numrecs(ncs_file *f);
+/* Every process's status combined (its own when it failed, else the
+ * lowest error of the others) and, when most is not NULL, the largest of
+ * *most, in one MPI_Allreduce (collective). */
+int ncsi_mpi_agree(const mpist *ms, int status, uint64_t *most);
+/* A collective move's status, returned now and kept for the next
+ * agreement of the record count or the definitions. */
 int ncsi_mpi_moved(mpist *ms, int status);
 
 /* ---- mpi_data.c -------------------------------------------------------- */
