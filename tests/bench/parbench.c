@@ -18,9 +18,11 @@
  * Each kernel creates its file, defines it, writes and closes it; the time
  * is the slowest process's, the bandwidth the file's data bytes over it.
  * The two libraries' files are compared byte for byte after each pair of
- * runs (a difference fails the run).  Options: --scale N (data per
- * process, default 4: about 4 MiB per kernel per process), --reps R (best
- * of R, default 3), --dir DIR (default /tmp), --kernels k1,k2,...
+ * runs (a difference fails the run).  Each library's figure is the median
+ * of its R runs (the best of a few runs favours whichever library's times
+ * scatter more).  Options: --scale N (data per process, default 4: about
+ * 4 MiB per kernel per process), --reps R (default 11), --dir DIR
+ * (default /tmp), --kernels k1,k2,...
  */
 #include <mpi.h>
 #include <ncslab_par.h>
@@ -307,9 +309,22 @@ static int same_files(const char *a, const char *b)
     return same;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of t[0..n-1] (reordered). */
+static double median(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, by_value);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
 int main(int argc, char **argv)
 {
-    int scale = 4, reps = 3, fail = 0;
+    int scale = 4, reps = 11, fail = 0;
     const char *dir = "/tmp", *only = NULL;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -331,9 +346,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (scale < 1 || scale > 1024 || reps < 1) {
+    if (scale < 1 || scale > 1024 || reps < 1 || reps > 10000) {
         if (rank == 0)
-            fprintf(stderr, "parbench: --scale 1..1024, --reps >= 1\n");
+            fprintf(stderr, "parbench: --scale 1..1024, --reps 1..10000\n");
         MPI_Finalize();
         return 2;
     }
@@ -341,9 +356,13 @@ int main(int argc, char **argv)
         printf("kernel,procs,MB,a,a_MBps,b,b_MBps,a_over_b,same_bytes\n");
     for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
         char pa[512], pb[512];
-        double best[2] = { 1e30, 1e30 }, bytes = 0;
+        double *times[2], mid[2], bytes = 0;
         if (!wanted(only, kernels[k].name))
             continue;
+        times[0] = malloc((size_t)reps * sizeof *times[0]);
+        times[1] = malloc((size_t)reps * sizeof *times[1]);
+        if (times[0] == NULL || times[1] == NULL)
+            die("parbench", "out of memory");
         snprintf(pa, sizeof pa, "%s/parbench_ncs_%d.nc", dir, (int)getpid());
         snprintf(pb, sizeof pb, "%s/parbench_pn_%d.nc", dir, (int)getpid());
         MPI_Bcast(pa, (int)sizeof pa, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -354,17 +373,20 @@ int main(int argc, char **argv)
                 int lib = (r + j) % 2;
                 double t = kernels[k].run(lib, lib == 0 ? pa : pb, scale, &bytes), tmax;
                 MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-                if (tmax < best[lib])
-                    best[lib] = tmax;
+                times[lib][r] = tmax;
             }
         }
+        mid[0] = median(times[0], reps);
+        mid[1] = median(times[1], reps);
+        free(times[0]);
+        free(times[1]);
         if (rank == 0) {
             int same = same_files(pa, pb);
             if (!same)
                 fail = 1;
             printf("%s,%d,%.1f,%s,%.1f,%s,%.1f,%.3f,%s\n", kernels[k].name, nprocs,
-                   bytes / 1e6, kernels[k].side[0], bytes / 1e6 / best[0], kernels[k].side[1],
-                   bytes / 1e6 / best[1], best[1] / best[0], same ? "yes" : "NO");
+                   bytes / 1e6, kernels[k].side[0], bytes / 1e6 / mid[0], kernels[k].side[1],
+                   bytes / 1e6 / mid[1], mid[1] / mid[0], same ? "yes" : "NO");
             unlink(pa);
             unlink(pb);
         }

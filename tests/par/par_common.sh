@@ -4,6 +4,9 @@
 #   par_run N PROGRAM ARGS...   mpirun with N processes under a timeout
 #                               (PAR_TIMEOUT seconds, default 60), so that
 #                               a collective call that hangs fails the test
+#   par_romio                   prints the name of OpenMPI's ROMIO
+#                               component (OMPI_MCA_io's value), or
+#                               nothing when this MPI has none
 #   par_seeds N                 how many random seeds a test runs: N, or a
 #                               fifth of it (at least 4) under AddressSanitizer,
 #                               where oversubscribed MPI runs 10-20x slower
@@ -67,4 +70,10 @@ par_run() {
     shift
     echo "+ mpirun -n $par_n $*"
     timeout "$PAR_TIMEOUT" "$MPIRUN" $par_flags -n "$par_n" "$@"
+}
+
+par_romio() {
+    if command -v ompi_info >/dev/null 2>&1; then
+        ompi_info 2>/dev/null | sed -n 's/.*MCA io: \(romio[0-9]*\).*/\1/p' | head -n 1
+    fi
 }

@@ -20,10 +20,7 @@ status=0
 for n in 1 2; do
     par_run $n "$prog" --redef --first 1 --count "$seeds" --dir "$tmp" || status=1
 done
-romio=
-if command -v ompi_info >/dev/null 2>&1; then
-    romio=$(ompi_info 2>/dev/null | sed -n 's/.*MCA io: \(romio[0-9]*\).*/\1/p' | head -n 1)
-fi
+romio=$(par_romio)
 if [ -n "$romio" ]; then
     for n in 3 4; do
         echo "(OMPI_MCA_io=$romio)"

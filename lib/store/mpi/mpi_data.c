@@ -292,9 +292,22 @@ static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
     }
 }
 
+/* After a get of p into its kept buffer: zeros where the read, past the
+ * end of the file, did not reach. */
+static void zero_unread(const plan *p, MPI_Status *st)
+{
+    MPI_Count got = 0;
+    if (p->put || !p->kept || p->nstage == 0)
+        return;
+    if (MPI_Get_elements_x(st, MPI_BYTE, &got) != MPI_SUCCESS || got < 0)
+        got = 0;
+    if ((uint64_t)got < p->nstage)
+        memset(p->stage + got, 0, (size_t)(p->nstage - (uint64_t)got));
+}
+
 /* Moves p's staging buffer to or from the file through fh, collectively
- * or not. */
-static int move(const plan *p, MPI_File fh, int collective, int put)
+ * (fh is the collective handle of ms, whose view it leaves) or not. */
+static int move(mpist *ms, const plan *p, MPI_File fh, int collective, int put)
 {
     MPI_Datatype ft = MPI_BYTE, mt = MPI_BYTE;
     MPI_Offset disp = 0;
@@ -306,6 +319,8 @@ static int move(const plan *p, MPI_File fh, int collective, int put)
     /* (a process whose type could not be made takes part with nothing) */
     if (status != NCS_NOERR)
         count = 0;
+    if (collective)
+        ms->fh_viewed = 1;
     err = MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL);
     if (err == MPI_SUCCESS) {
         void *b = p->stage;
@@ -318,20 +333,111 @@ static int move(const plan *p, MPI_File fh, int collective, int put)
     }
     if (status == NCS_NOERR)
         status = ncsi_mpi_status(err);
-    if (status == NCS_NOERR && !put && p->kept && p->nstage > 0) {
-        /* what a read past the end of the file did not reach: zeros */
-        MPI_Count got = 0;
-        if (MPI_Get_elements_x(&st, MPI_BYTE, &got) != MPI_SUCCESS || got < 0)
-            got = 0;
-        if ((uint64_t)got < p->nstage)
-            memset(p->stage + got, 0, (size_t)(p->nstage - (uint64_t)got));
-    }
+    if (status == NCS_NOERR)
+        zero_unread(p, &st);
     /* the independent handle keeps the default view between calls (rank 0
      * writes the header through it) */
     if (!collective)
         MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
     if (ft != MPI_BYTE)
         MPI_Type_free(&ft);
+    if (mt != MPI_BYTE)
+        MPI_Type_free(&mt);
+    return status;
+}
+
+/* ---- a collective call whose pieces do not interleave -------------------- */
+
+/* The bytes of the file p's runs span: [*lo, *hi), empty when none. */
+static void plan_extent(const plan *p, uint64_t *lo, uint64_t *hi)
+{
+    *lo = *hi = 0;
+    for (size_t i = 0; i < p->nruns; i++) {
+        const run *r = &p->runs[i];
+        uint64_t a = r->off, b = r->off + (r->n - 1) * r->gap + p->v->xsz;
+        if (i == 0 || a < *lo)
+            *lo = a;
+        if (b > *hi)
+            *hi = b;
+    }
+}
+
+static int by_start(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The agreement of a collective call (p NULL: nothing to move): every
+ * process's status and the records its put needs, combined as
+ * ncsi_mpi_agree does, in one MPI_Allgather of each process's extent
+ * too; *alone: the call may move as independent calls, every process's
+ * piece being one block of bytes (or none), no two overlapping, and
+ * every process's hints allowing it (collective). */
+static int agree_extents(mpist *ms, const plan *p, int status, int put, uint64_t *recs,
+                         int *alone)
+{
+    uint64_t mine[NCSI_MPI_EXT], lo = 0, hi = 0, most = 0, *span = ms->ext;
+    int64_t lowest = 0, highest = 0;
+    int allow = 1;
+    size_t n = 0;
+    *alone = 0;
+    if (ms->ext == NULL)
+        return ncsi_mpi_agree(ms, status, recs);
+    if (p != NULL)
+        plan_extent(p, &lo, &hi);
+    mine[0] = (uint64_t)(int64_t)status;
+    mine[1] = *recs;
+    mine[2] = lo;
+    mine[3] = hi;
+    mine[4] = (put ? ms->alone_put : ms->alone_get) && (p == NULL || hi - lo == p->nstage);
+    if (MPI_Allgather(mine, NCSI_MPI_EXT, MPI_UINT64_T, ms->ext, NCSI_MPI_EXT, MPI_UINT64_T,
+                      ms->comm) != MPI_SUCCESS)
+        return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
+    for (int i = 0; i < ms->nprocs; i++) {
+        const uint64_t *w = ms->ext + (size_t)i * NCSI_MPI_EXT;
+        int64_t s = (int64_t)w[0];
+        uint64_t a = w[2], b = w[3];
+        lowest = s < lowest ? s : lowest;
+        highest = s > highest ? s : highest;
+        most = w[1] > most ? w[1] : most;
+        allow &= w[4] != 0;
+        if (b > a) {
+            /* the non-empty extents, in place ahead of the words read */
+            span[2 * n] = a;
+            span[2 * n + 1] = b;
+            n++;
+        }
+    }
+    qsort(span, n, 2 * sizeof *span, by_start);
+    for (size_t k = 1; allow && k < n; k++)
+        if (span[2 * k] < span[2 * k - 1])
+            allow = 0;
+    *alone = allow;
+    *recs = most;
+    return ncsi_mpi_combine(status, lowest, highest);
+}
+
+/* Moves p's one block of bytes (or nothing) through the collective handle
+ * with the independent calls (every process of the call does). */
+static int move_alone(mpist *ms, const plan *p, int put)
+{
+    MPI_Datatype mt = MPI_BYTE;
+    MPI_Status st;
+    uint64_t lo, hi;
+    int count = 0, err;
+    int status = ncsi_mpi_bytes_view(ms);
+    if (status != NCS_NOERR || p == NULL || p->nstage == 0)
+        return status;
+    plan_extent(p, &lo, &hi);
+    status = memory_type(p->nstage, &mt, &count);
+    if (status != NCS_NOERR)
+        return status;
+    err = put ? MPI_File_write_at(ms->fh, (MPI_Offset)lo, p->stage, count, mt, &st)
+              : MPI_File_read_at(ms->fh, (MPI_Offset)lo, p->stage, count, mt, &st);
+    status = ncsi_mpi_status(err);
+    if (status == NCS_NOERR)
+        zero_unread(p, &st);
     if (mt != MPI_BYTE)
         MPI_Type_free(&mt);
     return status;
@@ -354,17 +460,21 @@ static int transfer(ncs_file *f, int varid, const plan *p, int status, uint64_t 
     uint64_t recs_all = recs;
     static const plan none;
     if (collective) {
-        status = ncsi_mpi_agree(ms, status, &recs_all);
+        int alone;
+        status = agree_extents(ms, p, status, put, &recs_all, &alone);
         if (status != NCS_NOERR)
             return status;
-        status = ncsi_mpi_moved(ms, move(p != NULL ? p : &none, ms->fh, 1, put));
+        if (alone)
+            status = ncsi_mpi_moved(ms, move_alone(ms, p, put));
+        else
+            status = ncsi_mpi_moved(ms, move(ms, p != NULL ? p : &none, ms->fh, 1, put));
     } else {
         MPI_File ifh;
         if (status != NCS_NOERR || p == NULL)
             return status;
         status = ncsi_mpi_indep(ms, &ifh);
         if (status == NCS_NOERR)
-            status = move(p, ifh, 0, put);
+            status = move(ms, p, ifh, 0, put);
     }
     /* (a get needs no records: recs is 0 on every process of its call) */
     if (status == NCS_NOERR)
@@ -434,8 +544,7 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
         free(buf);
         return status;
     }
-    err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
-    status = ncsi_mpi_status(err);
+    status = ncsi_mpi_bytes_view(ms);
     for (uint64_t i = 0; i < rounds; i++) {
         uint64_t at = i * chunk, k = at < mine ? (mine - at < chunk ? mine - at : chunk) : 0;
         MPI_Status st;
@@ -700,6 +809,7 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         MPI_Status mst;
         int s2 = blist_types(&l, &ft, &mt), err;
         int cnt = s2 == NCS_NOERR && l.n > 0 ? 1 : 0;
+        ms->fh_viewed = 1;
         err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
         if (err == MPI_SUCCESS)
             err = put ? MPI_File_write_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst)
@@ -726,7 +836,7 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
             }
             s2 = ncsi_mpi_agree(ms, s2, NULL);
             if (s2 == NCS_NOERR)
-                s2 = ncsi_mpi_moved(ms, move(have ? &p : &none, ms->fh, 1, put));
+                s2 = ncsi_mpi_moved(ms, move(ms, have ? &p : &none, ms->fh, 1, put));
             if (have) {
                 if (s2 == NCS_NOERR && !put) {
                     for (size_t r = 0; r < p.nruns; r++)

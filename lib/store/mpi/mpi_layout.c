@@ -45,6 +45,17 @@ static uint64_t hint_size(MPI_Info info, const char *key)
     return v;
 }
 
+/* Whether the hint key is set to val. */
+static int hint_is(MPI_Info info, const char *key, const char *val)
+{
+    char v[64];
+    int flag = 0;
+    if (info == MPI_INFO_NULL)
+        return 0;
+    MPI_Info_get(info, (char *)key, (int)sizeof v - 1, v, &flag);
+    return flag && strcmp(v, val) == 0;
+}
+
 static uint64_t round4(uint64_t a)
 {
     return a == 0 ? 4 : NCS_RNDUP(a, 4);
@@ -56,6 +67,8 @@ void ncsi_mpi_read_hints(mpist *ms)
     ms->fx_hint = hint_size(ms->info, "nc_var_align_size");
     ms->r_hint = hint_size(ms->info, "nc_record_align_size");
     ms->hdr_pad = hint_size(ms->info, "nc_header_pad_size");
+    ms->alone_put = !hint_is(ms->info, "romio_cb_write", "enable");
+    ms->alone_get = !hint_is(ms->info, "romio_cb_read", "enable");
 }
 
 /* The striping unit MPI-IO reports for the open file (or the caller's

@@ -90,12 +90,7 @@ static int vote(const mpist *ms, ballot *b)
             b->status = NCS_ERR(NCS_EIO);
         return b->status;
     }
-    /* the status: its own when it failed, else the lowest (most negative)
-     * error of the others, else the largest errno */
-    if (b->status == NCS_NOERR) {
-        int64_t lowest = (int64_t)r[0] - VOTE_BIAS, highest = VOTE_BIAS - (int64_t)r[1];
-        b->status = (int)(lowest < 0 ? lowest : highest);
-    }
+    b->status = ncsi_mpi_combine(b->status, (int64_t)r[0] - VOTE_BIAS, VOTE_BIAS - (int64_t)r[1]);
     b->most = ~r[4];
     /* equal everywhere where the smallest is also the largest */
     b->same = r[2] == v[2] && r[3] == v[3] && r[5] == ~r[8] && r[6] == ~r[9] && r[7] == ~r[10];
@@ -202,10 +197,20 @@ static int definitions(ncs_file *f, unsigned char **bytesp, size_t *np, size_t *
  * put back to the bytes of the file first (a data call leaves its own),
  * unless its status (rank 0's, from before) is an error; every process
  * gets the outcome (collective). */
+int ncsi_mpi_bytes_view(mpist *ms)
+{
+    if (!ms->fh_viewed)
+        return NCS_NOERR;
+    /* (cleared even when it fails: the flag must stay the same on every
+     * process, and the failure is agreed by the caller) */
+    ms->fh_viewed = 0;
+    return ncsi_mpi_status(MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native",
+                                             MPI_INFO_NULL));
+}
+
 static int root_write(mpist *ms, uint64_t off, const void *buf, size_t n, int status)
 {
-    int s2 = ncsi_mpi_status(MPI_File_set_view(ms->fh, 0, MPI_BYTE, MPI_BYTE, "native",
-                                               MPI_INFO_NULL));
+    int s2 = ncsi_mpi_bytes_view(ms);
     if (status == NCS_NOERR)
         status = s2;
     if (status == NCS_NOERR && ms->rank == 0) {
@@ -319,6 +324,7 @@ static void ms_free(ncs_file *f)
         MPI_Comm_free(&ms->comm);
     free(ms->path);
     free(ms->access);
+    free(ms->ext);
     free(ms);
     f->state = NULL;
 }
@@ -358,6 +364,11 @@ static int ms_new(ncs_file *f, const char *path, int writable)
     ms->writable = writable;
     ms->dflt_access = NCS_COLLECTIVE;
     ncsi_mpi_read_hints(ms);
+    if (ms->nprocs <= NCSI_MPI_ALONE_MAX) {
+        ms->ext = ncsi_malloc((size_t)ms->nprocs * NCSI_MPI_EXT * sizeof *ms->ext);
+        if (ms->ext == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+    }
     return NCS_NOERR;
 }
 

@@ -54,7 +54,19 @@ typedef struct mpist {
     int ioerr;                /* an MPI-IO failure of a collective data call
                                  this process returned alone; every process
                                  returns it at the next vote (mpi_store.c) */
+    int fh_viewed;            /* a collective data call left its view on fh
+                                 (the same on every process) */
+    /* A collective put (get) whose processes' pieces do not interleave in
+     * the file moves as independent calls, as ROMIO's "automatic"
+     * collective buffering does, unless a process's hint romio_cb_write
+     * (romio_cb_read) is "enable"; with more than NCSI_MPI_ALONE_MAX
+     * processes (ext NULL), never. */
+    int alone_put, alone_get; /* this process's hints allow it */
+    uint64_t *ext;            /* NCSI_MPI_EXT words a process, exchanged */
 } mpist;
+
+#define NCSI_MPI_ALONE_MAX 4096
+#define NCSI_MPI_EXT 5
 
 /* The largest staging buffer the data path keeps between transfers. */
 #define NCSI_MPI_STAGE_KEEP ((size_t)64 << 20)
@@ -106,6 +118,18 @@ int ncsi_mpi_agree(const mpist *ms, int status, uint64_t *most);
 /* A collective move's status, returned now and kept for the next
  * agreement of the record count or the definitions. */
 int ncsi_mpi_moved(mpist *ms, int status);
+/* The status rule of every agreement: this process's own when it failed,
+ * else the lowest (most negative) error of the others, else the largest
+ * errno. */
+static inline int ncsi_mpi_combine(int mine, int64_t lowest, int64_t highest)
+{
+    if (mine != NCS_NOERR)
+        return mine;
+    return (int)(lowest < 0 ? lowest : highest);
+}
+/* Gives fh the bytes of the file as its view again, when a collective
+ * data call left its own (collective). */
+int ncsi_mpi_bytes_view(mpist *ms);
 
 /* ---- mpi_data.c -------------------------------------------------------- */
 
