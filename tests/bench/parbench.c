@@ -13,7 +13,9 @@
  *          three variables (16 elements each, interleaved among the
  *          processes), posted nonblocking and completed by one wait;
  *   e3sm-blocking  ncslab's nonblocking kernel against the same pieces
- *          as ncslab's blocking independent calls.
+ *          as ncslab's blocking independent calls;
+ *   e3sm-collective  against the same pieces as ncslab's blocking
+ *          collective calls (every process makes as many).
  *
  * Each kernel creates its file, defines it, writes and closes it; the time
  * is the slowest process's, the bandwidth the file's data bytes over it.
@@ -175,7 +177,8 @@ static double wrf(int lib, const char *path, int scale, double *bytes)
 
 #define PIECE 16
 
-/* lib 0: ncslab nonblocking, 1: PnetCDF nonblocking, 2: ncslab blocking */
+/* lib 0: ncslab nonblocking, 1: PnetCDF nonblocking, 2: ncslab blocking
+ * independent, 3: ncslab blocking collective */
 static double e3sm(int lib, const char *path, int scale, double *bytes)
 {
     size_t nx = 1024, ny = (size_t)scale * 8 * nprocs;   /* each process ~scale*8*64 pieces */
@@ -205,6 +208,8 @@ static double e3sm(int lib, const char *path, int scale, double *bytes)
         NCS(ncs_enddef(ncid));
         if (lib == 2)
             NCS(ncs_var_par_access(ncid, NCS_GLOBAL, NCS_INDEPENDENT));
+        if (lib == 3 && npieces % (size_t)nprocs != 0)
+            die("e3sm", "the processes' numbers of pieces differ");
     } else {
         PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &ncid));
         PN(ncmpi_def_dim(ncid, "time", NC_UNLIMITED, &d[0]));
@@ -243,6 +248,8 @@ static double e3sm(int lib, const char *path, int scale, double *bytes)
     } else if (lib == 2) {
         NCS(ncs_var_par_access(ncid, NCS_GLOBAL, NCS_COLLECTIVE));
         NCS(ncs_close(ncid));
+    } else if (lib == 3) {
+        NCS(ncs_close(ncid));
     } else {
         PN(ncmpi_wait_all(ncid, k, req, NULL));
         PN(ncmpi_close(ncid));
@@ -261,10 +268,16 @@ static double e3sm_nb(int lib, const char *path, int scale, double *bytes)
     return e3sm(lib, path, scale, bytes);
 }
 
-/* side 0: ncslab nonblocking, side 1: ncslab blocking */
+/* side 0: ncslab nonblocking, side 1: ncslab blocking independent */
 static double e3sm_blocking(int lib, const char *path, int scale, double *bytes)
 {
     return e3sm(lib == 0 ? 0 : 2, path, scale, bytes);
+}
+
+/* side 0: ncslab nonblocking, side 1: ncslab blocking collective */
+static double e3sm_collective(int lib, const char *path, int scale, double *bytes)
+{
+    return e3sm(lib == 0 ? 0 : 3, path, scale, bytes);
 }
 
 static const kern kernels[] = {
@@ -272,6 +285,8 @@ static const kern kernels[] = {
     { "wrf", wrf, { "ncslab", "pnetcdf" } },
     { "e3sm", e3sm_nb, { "ncslab", "pnetcdf" } },
     { "e3sm-blocking", e3sm_blocking, { "ncslab-nonblocking", "ncslab-blocking" } },
+    { "e3sm-collective", e3sm_collective,
+      { "ncslab-nonblocking", "ncslab-blocking-collective" } },
 };
 
 /* 1 when name is one of the comma-separated list (NULL: all). */
@@ -341,7 +356,7 @@ int main(int argc, char **argv)
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: parbench [--scale N] [--reps R] [--dir DIR] "
-                                "[--kernels flash,wrf,e3sm,e3sm-blocking]\n");
+                                "[--kernels flash,wrf,e3sm,e3sm-blocking,e3sm-collective]\n");
             MPI_Finalize();
             return 2;
         }

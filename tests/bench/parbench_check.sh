@@ -16,10 +16,10 @@ if [ $status != 0 ]; then
     echo "FAIL: parbench exited with $status"
     exit 1
 fi
-for k in flash wrf e3sm e3sm-blocking; do
+for k in flash wrf e3sm e3sm-blocking e3sm-collective; do
     if ! echo "$out" | grep -q "^$k,2,.*,yes\$"; then
         echo "FAIL: no row with the same bytes for $k"
         exit 1
     fi
 done
-echo "PASS: 4 kernels at 2 processes, ncslab's files PnetCDF's byte for byte"
+echo "PASS: 5 kernels at 2 processes, ncslab's files PnetCDF's byte for byte"

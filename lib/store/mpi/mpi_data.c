@@ -319,6 +319,20 @@ static int move(mpist *ms, const plan *p, MPI_File fh, int collective, int put)
     /* (a process whose type could not be made takes part with nothing) */
     if (status != NCS_NOERR)
         count = 0;
+    if (!collective && ft == MPI_BYTE) {
+        /* one block of bytes (or none) on the independent handle, whose
+         * view stays the bytes of the file: no view to set */
+        void *b = p->stage;
+        err = put ? MPI_File_write_at(fh, disp, b, count, mt, &st)
+                  : MPI_File_read_at(fh, disp, b, count, mt, &st);
+        if (status == NCS_NOERR)
+            status = ncsi_mpi_status(err);
+        if (status == NCS_NOERR)
+            zero_unread(p, &st);
+        if (mt != MPI_BYTE)
+            MPI_Type_free(&mt);
+        return status;
+    }
     if (collective)
         ms->fh_viewed = 1;
     err = MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL);
