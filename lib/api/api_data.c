@@ -978,13 +978,16 @@ static int take(ncs_file *f, int nreqs, int *reqs, ncsi_req ***outp, int *np, in
         free(slot);
         return NCS_ERR(NCS_ENOMEM);
     }
-    for (int i = 0; i < nreqs; i++) {
+    for (int i = 0, next = 0; i < nreqs; i++) {
         int found = -1, lo = 0, hi = f->nreqs - 1;
         if (reqs[i] == NCS_REQ_NULL)
             continue;
+        /* a list in posting order names the one after the last found */
+        if (next < f->nreqs && f->reqs[next]->id == reqs[i])
+            found = next;
         /* f->reqs is in posting order, so in increasing ids; after ids
          * wrapped, a linear search */
-        while (lo <= hi) {
+        while (found < 0 && lo <= hi) {
             int mid = lo + (hi - lo) / 2;
             if (f->reqs[mid]->id == reqs[i]) {
                 found = mid;
@@ -1009,6 +1012,7 @@ static int take(ncs_file *f, int nreqs, int *reqs, ncsi_req ***outp, int *np, in
         out[n] = f->reqs[found];
         out[n]->taken = 1;
         slot[n++] = i;
+        next = found + 1;
     }
     /* the rest, in their order */
     {

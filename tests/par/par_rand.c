@@ -59,8 +59,15 @@
  * ROMIO's data sieving of independent writes (romio_ds_write=disable in
  * the MPI_Info of both creates; see create_info).
  *
+ * With --nonblocking, ncslab's side posts every piece as ncs_iput and
+ * completes them with one ncs_wait_all before a redefinition and before
+ * the close (several variables, record and fixed, in one collective
+ * call), and its parallel reads post every piece as ncs_iget and wait
+ * once; PnetCDF's side is unchanged, and the files must still be the
+ * same bytes.
+ *
  * Usage: par_rand [--seed S]... [--first S --count K] [--dir DIR] [--hints]
- *                 [--redef] [--keep] [--verbose]
+ *                 [--redef] [--nonblocking] [--keep] [--verbose]
  * (default: seeds 1-20, files in the current directory, removed when the
  * seed passes).  Every seed is printed; a failing one reproduces with
  *     mpirun -n N par_rand [--hints] [--redef] --seed S
@@ -93,13 +100,40 @@ static int cur_fmt;
 static const char *dir = ".";
 static int use_hints;       /* --hints: layout hints in the MPI_Info */
 static int use_redef;       /* --redef: sometimes a redef after the data */
+static int use_nb;          /* --nonblocking: ncslab's data calls iput/iget */
+
+/* --nonblocking: the buffers of the requests posted and not yet waited
+ * for (each freed after the wait, a get's checked first) */
+typedef struct pending {
+    unsigned char *buf;
+    const void *v, *q;      /* a get's variable and piece, for the check */
+} pending;
+static pending *pend;
+static size_t npend, cappend;
+
+static void pend_add(unsigned char *buf, const void *v, const void *q)
+{
+    if (npend == cappend) {
+        cappend = cappend ? 2 * cappend : 64;
+        pend = realloc(pend, cappend * sizeof *pend);
+        if (pend == NULL) {
+            fprintf(stderr, "par_rand: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    pend[npend].buf = buf;
+    pend[npend].v = v;
+    pend[npend].q = q;
+    npend++;
+}
 
 static void die(int line, const char *what, const char *msg, int status)
 {
     fprintf(stderr, "par_rand: rank %d: seed %llu CDF-%d line %d: %s: %s (%d)\n"
-            "par_rand: reproduce: mpirun -n %d par_rand%s%s --seed %llu\n",
+            "par_rand: reproduce: mpirun -n %d par_rand%s%s%s --seed %llu\n",
             rank, cur_seed, cur_fmt, line, what, msg, status, nprocs,
-            use_hints ? " --hints" : "", use_redef ? " --redef" : "", cur_seed);
+            use_hints ? " --hints" : "", use_redef ? " --redef" : "",
+            use_nb ? " --nonblocking" : "", cur_seed);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
@@ -929,10 +963,29 @@ static void ncs_write_var(int ncid, const schema *s, int i)
             continue;
         unsigned char *buf = piece_buffer(s, v, q, 1);
         imap_of(v, q, imap);
+        if (use_nb) {
+            int id;
+            NS(ncs_iput(ncid, i, q->start, q->count, q->stride, q->transposed ? imap : NULL,
+                        NCS_NAT, buf, &id));
+            pend_add(buf, NULL, NULL);
+            continue;
+        }
         NS(ncs_put(ncid, i, q->start, q->count, q->stride, q->transposed ? imap : NULL,
                    NCS_NAT, buf));
         free(buf);
     }
+}
+
+/* --nonblocking: every request posted, completed (collective); the
+ * buffers freed. */
+static void ncs_wait_puts(int ncid)
+{
+    if (!use_nb)
+        return;
+    NS(ncs_wait_all(ncid, NCS_REQ_ALL, NULL, NULL));
+    for (size_t k = 0; k < npend; k++)
+        free(pend[k].buf);
+    npend = 0;
 }
 
 static void write_ncslab(const schema *s, const char *path)
@@ -962,6 +1015,7 @@ static void write_ncslab(const schema *s, const char *path)
     }
     if (s->late) {
         /* Defined later, it takes NCS_GLOBAL's mode: made collective. */
+        ncs_wait_puts(ncid);
         NS(ncs_redef(ncid));
         ncs_put_gatt(ncid, s, s->ngatts - 1);
         ncs_def_one(ncid, s, s->nvars - 1, dimid);
@@ -969,6 +1023,7 @@ static void write_ncslab(const schema *s, const char *path)
         NS(ncs_var_par_access(ncid, s->nvars - 1, NCS_COLLECTIVE));
         ncs_write_var(ncid, s, s->nvars - 1);
     }
+    ncs_wait_puts(ncid);
     NS(ncs_close(ncid));
 }
 
@@ -998,11 +1053,26 @@ static void read_ncslab_par(const schema *s, const char *path, const char *who)
             ptrdiff_t imap[MAXRANK];
             unsigned char *buf = piece_buffer(s, v, q, 0);
             imap_of(v, q, imap);
+            if (use_nb) {
+                int id;
+                NS(ncs_iget(ncid, i, q->start, q->count, q->stride,
+                            q->transposed ? imap : NULL, NCS_NAT, buf, &id));
+                pend_add(buf, v, q);
+                continue;
+            }
             NS(ncs_get(ncid, i, q->start, q->count, q->stride, q->transposed ? imap : NULL,
                        NCS_NAT, buf));
             check_piece(s, v, q, buf, who);
             free(buf);
         }
+    }
+    if (use_nb) {
+        NS(ncs_wait_all(ncid, NCS_REQ_ALL, NULL, NULL));
+        for (size_t k = 0; k < npend; k++) {
+            check_piece(s, pend[k].v, pend[k].q, pend[k].buf, who);
+            free(pend[k].buf);
+        }
+        npend = 0;
     }
     NS(ncs_close(ncid));
 }
@@ -1249,8 +1319,9 @@ static int run_seed(unsigned long long seed, int verbose, int keep)
         printf("seed %llu: %d format%s, %s\n", seed, nf, nf > 1 ? "s" : "",
                all ? "FAILED" : "ok");
         if (all)
-            printf("  reproduce: mpirun -n %d par_rand%s%s --seed %llu --keep --verbose\n",
-                   nprocs, use_hints ? " --hints" : "", use_redef ? " --redef" : "", seed);
+            printf("  reproduce: mpirun -n %d par_rand%s%s%s --seed %llu --keep --verbose\n",
+                   nprocs, use_hints ? " --hints" : "", use_redef ? " --redef" : "",
+                   use_nb ? " --nonblocking" : "", seed);
         fflush(stdout);
     }
     return all != 0;
@@ -1299,12 +1370,15 @@ int main(int argc, char **argv)
             use_hints = 1;
         else if (strcmp(argv[i], "--redef") == 0)
             use_redef = 1;
+        else if (strcmp(argv[i], "--nonblocking") == 0)
+            use_nb = 1;
         else if (strcmp(argv[i], "--verbose") == 0)
             verbose = 1;
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: par_rand [--seed S]... [--first S --count K] "
-                        "[--dir DIR] [--hints] [--redef] [--keep] [--verbose]\n");
+                        "[--dir DIR] [--hints] [--redef] [--nonblocking] [--keep] "
+                        "[--verbose]\n");
             MPI_Finalize();
             return 2;
         }

@@ -574,10 +574,15 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
 /* ---- nonblocking requests: one collective call for a wait's puts, one
  * for its gets --------------------------------------------------------------- */
 
-/* A piece of a batch: len bytes at file offset off, from or to mem. */
+/* A piece of a batch: len bytes at file offset off, n elements of request
+ * req, from (to) its memory at moff, mstep apart (in elements); once the
+ * pieces are sorted by offset, at pos in the staging buffer, which holds
+ * them in file order, so that the memory side of the MPI-IO call is one
+ * block of bytes. */
 typedef struct blk {
-    uint64_t off, len;
-    unsigned char *mem;
+    uint64_t off, len, pos;
+    ptrdiff_t moff, mstep;
+    int req;
 } blk;
 
 static int by_off(const void *a, const void *b)
@@ -586,180 +591,118 @@ static int by_off(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off ? 1 : 0;
 }
 
-typedef struct blist {
-    blk *b;
-    size_t n, cap;
-} blist;
-
-static int blist_add(blist *l, uint64_t off, uint64_t len, unsigned char *mem)
-{
-    if (l->n > 0) {
-        blk *last = &l->b[l->n - 1];
-        if (last->off + last->len == off && last->mem + last->len == mem &&
-            last->len + len <= BLOCK_MAX) {
-            last->len += len;
-            return NCS_NOERR;
-        }
-    }
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? 2 * l->cap : 64;
-        blk *q = realloc(l->b, ncap * sizeof *q);
-        if (q == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        l->b = q;
-        l->cap = ncap;
-    }
-    l->b[l->n].off = off;
-    l->b[l->n].len = len;
-    l->b[l->n].mem = mem;
-    l->n++;
-    return NCS_NOERR;
-}
-
-/* Sorted by offset and joined where they follow on in the file and in
- * memory; 1 in *overlap when two overlap in the file. */
-static void blist_sort(blist *l, int *overlap)
-{
-    size_t k = 0;
-    *overlap = 0;
-    if (l->n == 0)
-        return;
-    qsort(l->b, l->n, sizeof *l->b, by_off);
-    for (size_t i = 1; i < l->n; i++) {
-        blk *last = &l->b[k];
-        if (l->b[i].off < last->off + last->len)
-            *overlap = 1;
-        if (last->off + last->len == l->b[i].off && last->mem + last->len == l->b[i].mem &&
-            last->len + l->b[i].len <= BLOCK_MAX)
-            last->len += l->b[i].len;
-        else
-            l->b[++k] = l->b[i];
-    }
-    l->n = k + 1;
-}
-
-/* The file and memory types of l's pieces (memory at absolute
- * addresses, from MPI_BOTTOM), committed; MPI_BYTE for none. */
-static int blist_types(const blist *l, MPI_Datatype *ft, MPI_Datatype *mt)
-{
-    int *lens;
-    MPI_Aint *fd, *md;
-    int err = MPI_SUCCESS;
-    *ft = *mt = MPI_BYTE;
-    if (l->n == 0)
-        return NCS_NOERR;
-    if (l->n > INT_MAX)
-        return NCS_ERR(NCS_ENOMEM);
-    lens = ncsi_malloc(l->n * sizeof *lens);
-    fd = ncsi_malloc(l->n * sizeof *fd);
-    md = ncsi_malloc(l->n * sizeof *md);
-    if (lens == NULL || fd == NULL || md == NULL) {
-        free(lens);
-        free(fd);
-        free(md);
-        return NCS_ERR(NCS_ENOMEM);
-    }
-    for (size_t i = 0; i < l->n && err == MPI_SUCCESS; i++) {
-        lens[i] = (int)l->b[i].len;
-        fd[i] = (MPI_Aint)l->b[i].off;
-        err = MPI_Get_address(l->b[i].mem, &md[i]);
-    }
-    if (err == MPI_SUCCESS)
-        err = MPI_Type_create_hindexed((int)l->n, lens, fd, MPI_BYTE, ft);
-    if (err == MPI_SUCCESS)
-        err = MPI_Type_commit(ft);
-    if (err == MPI_SUCCESS)
-        err = MPI_Type_create_hindexed((int)l->n, lens, md, MPI_BYTE, mt);
-    if (err == MPI_SUCCESS)
-        err = MPI_Type_commit(mt);
-    free(lens);
-    free(fd);
-    free(md);
-    if (err != MPI_SUCCESS) {
-        if (*ft != MPI_BYTE)
-            MPI_Type_free(ft);
-        *ft = *mt = MPI_BYTE;
-    }
-    return ncsi_mpi_status(err);
-}
-
-/* The walk of one request of a batch: its runs as pieces of the batch's
- * list, its elements in the batch's one staging buffer (encoded there
- * for a put), and, for a get, the runs to decode afterwards. */
-typedef struct brun {
-    uint64_t pos;            /* in the staging buffer */
-    uint64_t n;
-    ptrdiff_t moff, mstep;
-    int req;                 /* index in the batch */
-} brun;
-
 typedef struct bwalk {
     ncs_file *f;
     const ncs_var *v;
-    const ncsi_req *q;
     int req;
-    size_t msz;
-    unsigned char *stage;
-    uint64_t pos;
-    blist *l;
-    brun *runs;
-    size_t nruns, cap;
-    int erange;
+    blk *b;
+    size_t n, cap;
 } bwalk;
 
+static int bwalk_add(bwalk *w, uint64_t off, uint64_t len, ptrdiff_t moff, ptrdiff_t mstep)
+{
+    if (w->n == w->cap) {
+        size_t ncap = w->cap ? 2 * w->cap : 256;
+        blk *q = realloc(w->b, ncap * sizeof *q);
+        if (q == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        w->b = q;
+        w->cap = ncap;
+    }
+    w->b[w->n] = (blk){ .off = off, .len = len, .moff = moff, .mstep = mstep, .req = w->req };
+    w->n++;
+    return NCS_NOERR;
+}
+
+/* A run of one request: one piece where its elements follow on in the
+ * file (in blocks of at most BLOCK_MAX bytes), else one an element. */
 static int batch_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_t fstep,
                      ptrdiff_t moff, ptrdiff_t mstep)
 {
     bwalk *w = ctx;
-    const ncs_var *v = w->v;
-    size_t xsz = v->xsz;
-    uint64_t off = v->begin + rec * MS(w->f)->cl.lay.recsize + elem * xsz, gap = fstep * xsz;
-    unsigned char *mem = w->stage + w->pos;
+    uint64_t xsz = w->v->xsz;
+    uint64_t off = w->v->begin + rec * MS(w->f)->cl.lay.recsize + elem * xsz, gap = fstep * xsz;
     int status = NCS_NOERR;
-    if (w->q->put) {
-        if (ncsi_encode(v->type, mem, (size_t)n, w->q->memtype,
-                        (const unsigned char *)w->q->buf + moff * (ptrdiff_t)w->msz, mstep,
-                        w->f->version) == NCS_ERANGE)
-            w->erange = 1;
-    } else {
-        if (w->nruns == w->cap) {
-            size_t ncap = w->cap ? 2 * w->cap : 256;
-            brun *r = realloc(w->runs, ncap * sizeof *r);
-            if (r == NULL)
-                return NCS_ERR(NCS_ENOMEM);
-            w->runs = r;
-            w->cap = ncap;
-        }
-        w->runs[w->nruns].pos = w->pos;
-        w->runs[w->nruns].n = n;
-        w->runs[w->nruns].moff = moff;
-        w->runs[w->nruns].mstep = mstep;
-        w->runs[w->nruns].req = w->req;
-        w->nruns++;
-    }
     if (gap == xsz || n == 1) {
-        for (uint64_t done = 0; status == NCS_NOERR && done < n * xsz;) {
-            uint64_t k = n * xsz - done > BLOCK_MAX ? BLOCK_MAX / xsz * xsz : n * xsz - done;
-            status = blist_add(w->l, off + done, k, mem + done);
+        uint64_t most = BLOCK_MAX / xsz;
+        for (uint64_t done = 0; status == NCS_NOERR && done < n;) {
+            uint64_t k = n - done > most ? most : n - done;
+            status = bwalk_add(w, off + done * xsz, k * xsz, moff + (ptrdiff_t)done * mstep,
+                               mstep);
             done += k;
         }
     } else {
         for (uint64_t j = 0; status == NCS_NOERR && j < n; j++)
-            status = blist_add(w->l, off + j * gap, xsz, mem + j * xsz);
+            status = bwalk_add(w, off + j * gap, xsz, moff + (ptrdiff_t)j * mstep, mstep);
     }
-    w->pos += n * xsz;
     return status;
 }
 
+/* The file type of the sorted pieces b[0..n-1], those that follow on
+ * joined, committed; MPI_BYTE for none. */
+static int batch_file_type(const blk *b, size_t n, MPI_Datatype *ft)
+{
+    int *lens;
+    MPI_Aint *disps;
+    size_t k = 0;
+    int err;
+    *ft = MPI_BYTE;
+    if (n == 0)
+        return NCS_NOERR;
+    lens = ncsi_malloc(n * sizeof *lens);
+    disps = ncsi_malloc(n * sizeof *disps);
+    if (lens == NULL || disps == NULL) {
+        free(lens);
+        free(disps);
+        return NCS_ERR(NCS_ENOMEM);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && (uint64_t)disps[k - 1] + (uint64_t)lens[k - 1] == b[i].off &&
+            (uint64_t)lens[k - 1] + b[i].len <= BLOCK_MAX) {
+            lens[k - 1] += (int)b[i].len;
+        } else {
+            lens[k] = (int)b[i].len;
+            disps[k] = (MPI_Aint)b[i].off;
+            k++;
+        }
+    }
+    err = k > INT_MAX ? MPI_ERR_COUNT
+                      : MPI_Type_create_hindexed((int)k, lens, disps, MPI_BYTE, ft);
+    if (err == MPI_SUCCESS) {
+        err = MPI_Type_commit(ft);
+        if (err != MPI_SUCCESS)
+            MPI_Type_free(ft);
+    }
+    if (err != MPI_SUCCESS)
+        *ft = MPI_BYTE;
+    free(lens);
+    free(disps);
+    return err == MPI_ERR_COUNT ? NCS_ERR(NCS_ENOMEM) : ncsi_mpi_status(err);
+}
+
+/* Converts piece b between the staging buffer and its request's memory:
+ * encodes for a put, decodes for a get; 1 for a value out of range. */
+static int batch_convert(ncs_file *f, ncsi_req *const *reqs, const blk *b,
+                         unsigned char *stage, int put)
+{
+    const ncsi_req *q = reqs[b->req];
+    const ncs_var *v = &f->model.vars[q->varid];
+    size_t n = (size_t)(b->len / v->xsz);
+    unsigned char *mem = (unsigned char *)q->buf + b->moff * (ptrdiff_t)ncsi_type_size(q->memtype);
+    int s = put ? ncsi_encode(v->type, stage + b->pos, n, q->memtype, mem, b->mstep, f->version)
+                : ncsi_decode(v->type, stage + b->pos, n, q->memtype, mem, b->mstep, f->version);
+    return s == NCS_ERANGE;
+}
+
 /* One kind (put or get) of a batch: every process's requests of that kind
- * in one collective call, through one staging buffer; where some process's
- * pieces overlap, one collective call a request instead. */
+ * in one collective call, through one staging buffer in file order; where
+ * some process's pieces overlap, one collective call a request instead. */
 static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int put)
 {
     mpist *ms = MS(f);
-    blist l = { 0 };
     bwalk w;
-    int k = 0, status = NCS_NOERR, overlap = 0, kept = 0;
+    unsigned char *stage = NULL;
+    int k = 0, status = NCS_NOERR, overlap = 0, kept = 0, sorted = 1;
     int *erange = NULL;
     long long in[4], out[4] = { 0 }, maxk;
     uint64_t recs = 0, total = 0;
@@ -767,7 +710,6 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
 
     memset(&w, 0, sizeof w);
     w.f = f;
-    w.l = &l;
     for (int i = 0; i < n; i++) {
         const ncsi_req *q = reqs[i];
         uint64_t b;
@@ -784,12 +726,12 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         status = NCS_ERR(NCS_ENOMEM);
     if (status == NCS_NOERR && k > 0) {
         size_t need = total > 0 ? (size_t)total : 1;
-        w.stage = need <= NCSI_MPI_STAGE_KEEP ? kept_take(need) : NULL;
-        kept = w.stage != NULL;
-        if (w.stage == NULL)
-            w.stage = ncsi_malloc(need);
+        stage = need <= NCSI_MPI_STAGE_KEEP ? kept_take(need) : NULL;
+        kept = stage != NULL;
+        if (stage == NULL)
+            stage = ncsi_malloc(need);
         erange = ncsi_calloc((size_t)n, sizeof *erange);
-        if (w.stage == NULL || erange == NULL)
+        if (stage == NULL || erange == NULL)
             status = NCS_ERR(NCS_ENOMEM);
     }
     for (int i = 0; status == NCS_NOERR && i < n; i++) {
@@ -797,17 +739,25 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         if (q->put != put)
             continue;
         w.v = &f->model.vars[q->varid];
-        w.q = q;
         w.req = i;
-        w.msz = ncsi_type_size(q->memtype);
-        w.erange = 0;
         status = ncsi_slab_runs(&q->slab, w.v->dsizes, batch_run, &w);
-        erange[i] = w.erange;
     }
     if (status == NCS_NOERR) {
-        blist_sort(&l, &overlap);
+        uint64_t pos = 0;
+        for (size_t i = 1; i < w.n && sorted; i++)
+            sorted = w.b[i - 1].off <= w.b[i].off;
+        if (!sorted)
+            qsort(w.b, w.n, sizeof *w.b, by_off);
+        for (size_t i = 0; i < w.n; i++) {
+            if (i > 0 && w.b[i].off < w.b[i - 1].off + w.b[i - 1].len)
+                overlap = 1;
+            w.b[i].pos = pos;
+            pos += w.b[i].len;
+            if (put && batch_convert(f, reqs, &w.b[i], stage, 1))
+                erange[w.b[i].req] = 1;
+        }
         if (!put && total > 0)
-            memset(w.stage, 0, (size_t)total);   /* what a read past the end leaves */
+            memset(stage, 0, (size_t)total);   /* what a read past the end leaves */
     }
     /* the largest of: a failure here, an overlap, the records; and of the
      * requests of this kind */
@@ -818,16 +768,24 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
     if (MPI_Allreduce(in, out, 4, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
         out[0] = 1;
     maxk = out[3];
-    if (out[0] == 0 && out[1] == 0) {
-        MPI_Datatype ft, mt;
+    if (out[0] == 0 && maxk == 0) {
+        /* no process has a request of this kind: nothing to move (a put
+         * of nothing would still be a write, refused on a file opened
+         * read-only) */
+    } else if (out[0] == 0 && out[1] == 0) {
+        MPI_Datatype ft = MPI_BYTE, mt = MPI_BYTE;
         MPI_Status mst;
-        int s2 = blist_types(&l, &ft, &mt), err;
-        int cnt = s2 == NCS_NOERR && l.n > 0 ? 1 : 0;
+        int cnt = 0, err;
+        int s2 = batch_file_type(w.b, w.n, &ft);
+        if (s2 == NCS_NOERR && w.n > 0)
+            s2 = memory_type(total, &mt, &cnt);
+        if (s2 != NCS_NOERR)
+            cnt = 0;     /* (takes part with nothing) */
         ms->fh_viewed = 1;
         err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
         if (err == MPI_SUCCESS)
-            err = put ? MPI_File_write_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst)
-                      : MPI_File_read_all(ms->fh, MPI_BOTTOM, cnt, mt, &mst);
+            err = put ? MPI_File_write_all(ms->fh, stage, cnt, mt, &mst)
+                      : MPI_File_read_all(ms->fh, stage, cnt, mt, &mst);
         if (s2 == NCS_NOERR)
             s2 = ncsi_mpi_status(err);
         if (ft != MPI_BYTE)
@@ -866,11 +824,12 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
                 j++;
             }
         }
-        w.nruns = 0;             /* decoded above */
         for (int i = 0; i < n; i++)
             if (reqs[i]->put == put && reqs[i]->status != NCS_NOERR &&
                 (st[i] == NCS_NOERR || st[i] == NCS_ERANGE))
                 st[i] = reqs[i]->status;
+        if (put)
+            grow_records(f, (uint64_t)out[2]);
         goto out;
     } else if (status == NCS_NOERR) {
         status = NCS_ERR(NCS_EIO);    /* another process could not take part */
@@ -878,15 +837,9 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
     if (status == NCS_NOERR && put)
         grow_records(f, (uint64_t)out[2]);
     if (status == NCS_NOERR && !put)
-        for (size_t r = 0; r < w.nruns; r++) {
-            const brun *b = &w.runs[r];
-            const ncsi_req *q = reqs[b->req];
-            if (ncsi_decode(f->model.vars[q->varid].type, w.stage + b->pos, (size_t)b->n,
-                            q->memtype,
-                            (unsigned char *)q->buf + b->moff * (ptrdiff_t)ncsi_type_size(q->memtype),
-                            b->mstep, f->version) == NCS_ERANGE)
-                erange[b->req] = 1;
-        }
+        for (size_t i = 0; i < w.n; i++)
+            if (batch_convert(f, reqs, &w.b[i], stage, 0))
+                erange[w.b[i].req] = 1;
     for (int i = 0; i < n; i++) {
         if (reqs[i]->put != put)
             continue;
@@ -900,9 +853,8 @@ out:
     if (kept)
         kept_give();
     else
-        free(w.stage);
-    free(w.runs);
-    free(l.b);
+        free(stage);
+    free(w.b);
     free(erange);
     return status;
 }
