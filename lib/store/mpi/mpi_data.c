@@ -362,18 +362,26 @@ static int move(mpist *ms, const plan *p, MPI_File fh, int collective, int put)
 
 /* ---- a collective call whose pieces do not interleave -------------------- */
 
-/* The bytes of the file p's runs span: [*lo, *hi), empty when none. */
-static void plan_extent(const plan *p, uint64_t *lo, uint64_t *hi)
+/* The bytes of the file p's runs span: [*lo, *hi), empty when none;
+ * 1 when they are one block of bytes, the runs following on in the order
+ * of the staging buffer. */
+static int plan_extent(const plan *p, uint64_t *lo, uint64_t *hi)
 {
+    int block = 1;
     *lo = *hi = 0;
     for (size_t i = 0; i < p->nruns; i++) {
         const run *r = &p->runs[i];
         uint64_t a = r->off, b = r->off + (r->n - 1) * r->gap + p->v->xsz;
+        if (r->n > 1 && r->gap != p->v->xsz)
+            block = 0;
+        if (i > 0 && a != *hi)
+            block = 0;
         if (i == 0 || a < *lo)
             *lo = a;
         if (b > *hi)
             *hi = b;
     }
+    return block;
 }
 
 static int by_start(const void *a, const void *b)
@@ -391,20 +399,20 @@ static int by_start(const void *a, const void *b)
 static int agree_extents(mpist *ms, const plan *p, int status, int put, uint64_t *recs,
                          int *alone)
 {
-    uint64_t mine[NCSI_MPI_EXT], lo = 0, hi = 0, most = 0, *span = ms->ext;
+    uint64_t mine[NCSI_MPI_EXT], lo = 0, hi = 0, most = 0, end = 0, *span = ms->ext;
     int64_t lowest = 0, highest = 0;
-    int allow = 1;
+    int allow = 1, block = 1;
     size_t n = 0;
     *alone = 0;
     if (ms->ext == NULL)
         return ncsi_mpi_agree(ms, status, recs);
     if (p != NULL)
-        plan_extent(p, &lo, &hi);
+        block = plan_extent(p, &lo, &hi);
     mine[0] = (uint64_t)(int64_t)status;
     mine[1] = *recs;
     mine[2] = lo;
     mine[3] = hi;
-    mine[4] = (put ? ms->alone_put : ms->alone_get) && (p == NULL || hi - lo == p->nstage);
+    mine[4] = (put ? ms->alone_put : ms->alone_get) && block;
     if (MPI_Allgather(mine, NCSI_MPI_EXT, MPI_UINT64_T, ms->ext, NCSI_MPI_EXT, MPI_UINT64_T,
                       ms->comm) != MPI_SUCCESS)
         return status != NCS_NOERR ? status : NCS_ERR(NCS_EIO);
@@ -424,9 +432,13 @@ static int agree_extents(mpist *ms, const plan *p, int status, int put, uint64_t
         }
     }
     qsort(span, n, 2 * sizeof *span, by_start);
-    for (size_t k = 1; allow && k < n; k++)
-        if (span[2 * k] < span[2 * k - 1])
+    /* (each start against the furthest end before it) */
+    for (size_t k = 0; allow && k < n; k++) {
+        if (k > 0 && span[2 * k] < end)
             allow = 0;
+        if (span[2 * k + 1] > end)
+            end = span[2 * k + 1];
+    }
     *alone = allow;
     *recs = most;
     return ncsi_mpi_combine(status, lowest, highest);
