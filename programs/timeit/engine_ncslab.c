@@ -148,6 +148,7 @@ const ti_lib ti_lib_ncslab = {
     .getg = v_getg,
     .get1_row = v_get1_row,
     .sync = v_sync,
+    .sync_durable = 1,   /* ncs_sync: fdatasync, or a journaled commit */
     .close = v_close,
     .strerror = v_strerror,
 };
@@ -250,6 +251,7 @@ const ti_lib ti_lib_ncslab_native = {
     .getg = n_getg,
     .get1_row = n_get1_row,
     .sync = n_sync,
+    .sync_durable = 1,
     .close = n_close,
     .strerror = ncs_strerror,
 };

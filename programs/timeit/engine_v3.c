@@ -214,6 +214,7 @@ const ti_lib TI_V3_LIB = {
     .getg = e_getg,
     .get1_row = e_get1_row,
     .sync = e_sync,
+    .sync_durable = TI_V3_DURABLE,
     .close = e_close,
     .strerror = e_strerror,
 };

@@ -4,4 +4,5 @@
 #include "ncslab/netcdf.h"
 #define TI_V3_LIB ti_lib_ncslab_v3
 #define TI_V3_NAME "ncslab v3"
+#define TI_V3_DURABLE 1   /* nc_sync is ncs_sync */
 #include "engine_v3.c"

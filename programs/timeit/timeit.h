@@ -72,6 +72,9 @@ typedef struct ti_lib {
     /* Hands the library's buffered writes to the operating system
      * (ncsync); NULL when the library keeps nothing on disk. */
     int (*sync)(int ncid);
+    /* 1 when sync also makes them durable (an fdatasync of its own):
+     * a put+sync batch then makes no fdatasync after it. */
+    int sync_durable;
     int (*close)(int ncid);
     const char *(*strerror)(int status);
 } ti_lib;

@@ -146,8 +146,14 @@ int ncsi_cl_pad_like_netcdf(classic *cl)
     if (!cl->nb.active || status != NCS_NOERR)
         return status;
     status = ncsi_pc_flush(cl->pc);
-    if (status == NCS_NOERR)
-        status = ncsi_io_size(cl->io, &have);
+    /* After the flush the file is at least as long as the page cache's
+     * size (longer if another writer extended it), which is most often
+     * enough to know there is nothing to pad.  That spares an fstat: one
+     * between a write and ncs_sync's fdatasync made every fdatasync write
+     * the inode as well (Linux 6.18, ext4: 85 -> 138 us a sync). */
+    if (status != NCS_NOERR || ncsi_pc_logical_size(cl->pc) >= cl->nb.flen)
+        return status;
+    status = ncsi_io_size(cl->io, &have);
     if (status == NCS_NOERR && have < cl->nb.flen)
         status = ncsi_io_set_size(cl->io, cl->nb.flen);
     return status;
