@@ -11,15 +11,8 @@ status=0
 for n in 1 2 3 4; do
     par_run $n "$top_builddir/tests/par/par_alone" "$tmp" || status=1
 done
-romio=$(par_romio)
-if [ -n "$romio" ]; then
-    for n in 2 3; do
-        echo "(OMPI_MCA_io=$romio)"
-        OMPI_MCA_io=$romio par_run $n "$top_builddir/tests/par/par_alone" --same-hints "$tmp" ||
-            status=1
-    done
-else
-    echo "note: no ROMIO in this MPI: its runs skipped"
-fi
+for n in 2 3; do
+    par_run_romio $n "$top_builddir/tests/par/par_alone" --same-hints "$tmp" || status=1
+done
 [ $status = 0 ] && rm -rf "$tmp"
 exit $status

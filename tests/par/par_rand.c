@@ -102,31 +102,6 @@ static int use_hints;       /* --hints: layout hints in the MPI_Info */
 static int use_redef;       /* --redef: sometimes a redef after the data */
 static int use_nb;          /* --nonblocking: ncslab's data calls iput/iget */
 
-/* --nonblocking: the buffers of the requests posted and not yet waited
- * for (each freed after the wait, a get's checked first) */
-typedef struct pending {
-    unsigned char *buf;
-    const void *v, *q;      /* a get's variable and piece, for the check */
-} pending;
-static pending *pend;
-static size_t npend, cappend;
-
-static void pend_add(unsigned char *buf, const void *v, const void *q)
-{
-    if (npend == cappend) {
-        cappend = cappend ? 2 * cappend : 64;
-        pend = realloc(pend, cappend * sizeof *pend);
-        if (pend == NULL) {
-            fprintf(stderr, "par_rand: out of memory\n");
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    }
-    pend[npend].buf = buf;
-    pend[npend].v = v;
-    pend[npend].q = q;
-    npend++;
-}
-
 static void die(int line, const char *what, const char *msg, int status)
 {
     fprintf(stderr, "par_rand: rank %d: seed %llu CDF-%d line %d: %s: %s (%d)\n"
@@ -951,6 +926,32 @@ static void ncs_enddef_as(int ncid, const schema *s)
         NS(ncs__enddef(ncid, s->h_minfree, s->v_align, s->v_minfree, s->r_align));
     else
         NS(ncs_enddef(ncid));
+}
+
+/* --nonblocking: the buffers of the requests posted and not yet waited
+ * for (each freed after the wait, a get's checked first) */
+typedef struct pending {
+    unsigned char *buf;
+    const var *v;           /* a get's variable and piece, for the check */
+    const piece *q;
+} pending;
+static pending *pend;
+static size_t npend, cappend;
+
+static void pend_add(unsigned char *buf, const var *v, const piece *q)
+{
+    if (npend == cappend) {
+        cappend = cappend ? 2 * cappend : 64;
+        pend = realloc(pend, cappend * sizeof *pend);
+        if (pend == NULL) {
+            fprintf(stderr, "par_rand: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    pend[npend].buf = buf;
+    pend[npend].v = v;
+    pend[npend].q = q;
+    npend++;
 }
 
 static void ncs_write_var(int ncid, const schema *s, int i)

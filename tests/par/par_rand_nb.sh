@@ -4,13 +4,13 @@
 # redefinition and before the close), and reads every piece back with
 # ncs_iget and one ncs_wait_all; at 1 to 4 processes over seeds 1-40 the
 # files must still be PnetCDF's bytes and the values read back exact.
-# At 3 and 4 processes the runs use ROMIO: there OpenMPI 4.1's default
-# MPI-IO (OMPIO) returns wrong bytes from a collective read in which two
+# At 2, 3 and 4 processes runs use ROMIO too: at 3 and 4 OpenMPI 4.1's
+# default MPI-IO (OMPIO) returns wrong bytes from a collective read in which two
 # processes' pieces start at the same offset with different lengths,
 # which a wait's pieces of several variables can be (doc/parallel.md,
 # "Where MPI-IO is wrong"); the files are right, the parallel read of
 # them is not, through PnetCDF as through ncslab.  Without ROMIO those
-# two runs are skipped.  --redef runs at 1 and 2 processes only: ROMIO's
+# runs are skipped.  --redef runs at 1 and 2 processes only: ROMIO's
 # collective writes fill the holes between pieces with whatever its
 # buffer held, and a redefinition turns old holes into header padding,
 # which the comparison reads.
@@ -26,20 +26,9 @@ for n in 1 2; do
     par_run $n "$prog" --nonblocking --redef --first 1 --count "$seeds" --dir "$tmp" ||
         status=1
 done
-romio=$(par_romio)
-if [ -n "$romio" ]; then
-    for n in 2 3 4; do
-        echo "(OMPI_MCA_io=$romio)"
-        OMPI_MCA_io=$romio par_run $n "$prog" --nonblocking --first 1 --count "$seeds" \
-            --dir "$tmp" || status=1
-    done
-elif "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-    echo "note: no ROMIO in this Open MPI: the runs at 3 and 4 processes skipped"
-else
-    for n in 3 4; do
-        par_run $n "$prog" --nonblocking --first 1 --count "$seeds" --dir "$tmp" || status=1
-    done
-fi
+for n in 2 3 4; do
+    par_run_romio $n "$prog" --nonblocking --first 1 --count "$seeds" --dir "$tmp" || status=1
+done
 if [ $status = 0 ]; then
     rm -rf "$tmp"
 else

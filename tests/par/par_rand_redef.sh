@@ -20,20 +20,9 @@ status=0
 for n in 1 2; do
     par_run $n "$prog" --redef --first 1 --count "$seeds" --dir "$tmp" || status=1
 done
-romio=$(par_romio)
-if [ -n "$romio" ]; then
-    for n in 3 4; do
-        echo "(OMPI_MCA_io=$romio)"
-        OMPI_MCA_io=$romio par_run $n "$prog" --redef --first 1 --count "$seeds" --dir "$tmp" ||
-            status=1
-    done
-elif "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
-    echo "note: no ROMIO in this Open MPI: the runs at 3 and 4 processes skipped"
-else
-    for n in 3 4; do
-        par_run $n "$prog" --redef --first 1 --count "$seeds" --dir "$tmp" || status=1
-    done
-fi
+for n in 3 4; do
+    par_run_romio $n "$prog" --redef --first 1 --count "$seeds" --dir "$tmp" || status=1
+done
 if [ $status = 0 ]; then
     rm -rf "$tmp"
 else

@@ -305,6 +305,26 @@ static void zero_unread(const plan *p, MPI_Status *st)
         memset(p->stage + got, 0, (size_t)(p->nstage - (uint64_t)got));
 }
 
+/* Moves p's staging buffer, one block of bytes, to or from off through
+ * fh with an independent call; fh's view is the bytes of the file. */
+static int move_at(const plan *p, MPI_File fh, MPI_Offset off, int put)
+{
+    MPI_Datatype mt;
+    MPI_Status st;
+    int count, err;
+    int status = memory_type(p->nstage, &mt, &count);
+    if (status != NCS_NOERR)
+        return status;
+    err = put ? MPI_File_write_at(fh, off, p->stage, count, mt, &st)
+              : MPI_File_read_at(fh, off, p->stage, count, mt, &st);
+    status = ncsi_mpi_status(err);
+    if (status == NCS_NOERR)
+        zero_unread(p, &st);
+    if (mt != MPI_BYTE)
+        MPI_Type_free(&mt);
+    return status;
+}
+
 /* Moves p's staging buffer to or from the file through fh, collectively
  * (fh is the collective handle of ms, whose view it leaves) or not. */
 static int move(mpist *ms, const plan *p, MPI_File fh, int collective, int put)
@@ -314,25 +334,15 @@ static int move(mpist *ms, const plan *p, MPI_File fh, int collective, int put)
     MPI_Status st;
     int count = 0, err;
     int status = file_type(p, &ft, &disp);
+    /* one block of bytes (or none) on the independent handle, whose view
+     * stays the bytes of the file: no view to set */
+    if (!collective && ft == MPI_BYTE)
+        return status != NCS_NOERR ? status : move_at(p, fh, disp, put);
     if (status == NCS_NOERR)
         status = memory_type(p->nstage, &mt, &count);
     /* (a process whose type could not be made takes part with nothing) */
     if (status != NCS_NOERR)
         count = 0;
-    if (!collective && ft == MPI_BYTE) {
-        /* one block of bytes (or none) on the independent handle, whose
-         * view stays the bytes of the file: no view to set */
-        void *b = p->stage;
-        err = put ? MPI_File_write_at(fh, disp, b, count, mt, &st)
-                  : MPI_File_read_at(fh, disp, b, count, mt, &st);
-        if (status == NCS_NOERR)
-            status = ncsi_mpi_status(err);
-        if (status == NCS_NOERR)
-            zero_unread(p, &st);
-        if (mt != MPI_BYTE)
-            MPI_Type_free(&mt);
-        return status;
-    }
     if (collective)
         ms->fh_viewed = 1;
     err = MPI_File_set_view(fh, disp, MPI_BYTE, ft, "native", MPI_INFO_NULL);
@@ -448,25 +458,11 @@ static int agree_extents(mpist *ms, const plan *p, int status, int put, uint64_t
  * with the independent calls (every process of the call does). */
 static int move_alone(mpist *ms, const plan *p, int put)
 {
-    MPI_Datatype mt = MPI_BYTE;
-    MPI_Status st;
-    uint64_t lo, hi;
-    int count = 0, err;
     int status = ncsi_mpi_bytes_view(ms);
     if (status != NCS_NOERR || p == NULL || p->nstage == 0)
         return status;
-    plan_extent(p, &lo, &hi);
-    status = memory_type(p->nstage, &mt, &count);
-    if (status != NCS_NOERR)
-        return status;
-    err = put ? MPI_File_write_at(ms->fh, (MPI_Offset)lo, p->stage, count, mt, &st)
-              : MPI_File_read_at(ms->fh, (MPI_Offset)lo, p->stage, count, mt, &st);
-    status = ncsi_mpi_status(err);
-    if (status == NCS_NOERR)
-        zero_unread(p, &st);
-    if (mt != MPI_BYTE)
-        MPI_Type_free(&mt);
-    return status;
+    /* (one block: it starts where the first run does) */
+    return move_at(p, ms->fh, (MPI_Offset)p->runs[0].off, put);
 }
 
 static void grow_records(ncs_file *f, uint64_t recs)

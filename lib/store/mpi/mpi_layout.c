@@ -27,17 +27,23 @@
  * exceeds this many units */
 #define STRIPE_LB 4
 
+/* The value of hint key in val (of 64 bytes); 0 when it is not set. */
+static int hint_get(MPI_Info info, const char *key, char val[64])
+{
+    int flag = 0;
+    if (info == MPI_INFO_NULL)
+        return 0;
+    MPI_Info_get(info, (char *)key, 63, val, &flag);
+    return flag;
+}
+
 /* A size hint: its value when it is a positive decimal number, else 0. */
 static uint64_t hint_size(MPI_Info info, const char *key)
 {
     char val[64];
-    int flag = 0;
     char *end;
     unsigned long long v;
-    if (info == MPI_INFO_NULL)
-        return 0;
-    MPI_Info_get(info, (char *)key, (int)sizeof val - 1, val, &flag);
-    if (!flag)
+    if (!hint_get(info, key, val))
         return 0;
     v = strtoull(val, &end, 10);
     if (end == val || *end != '\0' || val[0] == '-' || v > (1ull << 40))
@@ -45,15 +51,11 @@ static uint64_t hint_size(MPI_Info info, const char *key)
     return v;
 }
 
-/* Whether the hint key is set to val. */
-static int hint_is(MPI_Info info, const char *key, const char *val)
+/* Whether the hint key is set to want. */
+static int hint_is(MPI_Info info, const char *key, const char *want)
 {
-    char v[64];
-    int flag = 0;
-    if (info == MPI_INFO_NULL)
-        return 0;
-    MPI_Info_get(info, (char *)key, (int)sizeof v - 1, v, &flag);
-    return flag && strcmp(v, val) == 0;
+    char val[64];
+    return hint_get(info, key, val) && strcmp(val, want) == 0;
 }
 
 static uint64_t round4(uint64_t a)
