@@ -260,8 +260,9 @@ static int file_type(const plan *p, MPI_Datatype *tp, MPI_Offset *dispp)
 static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
 {
     int err;
+    *tp = MPI_BYTE;
+    *count = 0;
     if (n <= (uint64_t)INT_MAX) {
-        *tp = MPI_BYTE;
         *count = (int)n;
         return NCS_NOERR;
     }
@@ -272,10 +273,13 @@ static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
         MPI_Aint disps[2];
         uint64_t nblocks = n / BLOCK_MAX, tail = n % BLOCK_MAX;
         err = MPI_Type_contiguous((int)BLOCK_MAX, MPI_BYTE, &block);
-        if (err == MPI_SUCCESS)
-            err = MPI_Type_contiguous((int)nblocks, block, &parts[0]);
         if (err != MPI_SUCCESS)
             return ncsi_mpi_status(err);
+        err = MPI_Type_contiguous((int)nblocks, block, &parts[0]);
+        if (err != MPI_SUCCESS) {
+            MPI_Type_free(&block);
+            return ncsi_mpi_status(err);
+        }
         rest = MPI_BYTE;
         parts[1] = rest;
         lens[0] = 1;
@@ -283,12 +287,19 @@ static int memory_type(uint64_t n, MPI_Datatype *tp, int *count)
         disps[0] = 0;
         disps[1] = (MPI_Aint)(nblocks * BLOCK_MAX);
         err = MPI_Type_create_struct(2, lens, disps, parts, tp);
-        if (err == MPI_SUCCESS)
+        if (err == MPI_SUCCESS) {
             err = MPI_Type_commit(tp);
+            if (err != MPI_SUCCESS)
+                MPI_Type_free(tp);
+        }
         MPI_Type_free(&parts[0]);
         MPI_Type_free(&block);
+        if (err != MPI_SUCCESS) {
+            *tp = MPI_BYTE;
+            return ncsi_mpi_status(err);
+        }
         *count = 1;
-        return ncsi_mpi_status(err);
+        return NCS_NOERR;
     }
 }
 
