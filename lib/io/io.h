@@ -7,6 +7,8 @@
 
 #include "common.h"
 
+#include <sys/uio.h>
+
 /* ---- byte I/O ------------------------------------------------------------
  * A byte-I/O object reads and writes bytes at offsets.  read returns the
  * number of bytes actually present (short at end of file).  lock takes
@@ -16,6 +18,9 @@
 typedef struct ncs_io ncs_io;
 typedef struct ncs_io_methods {
     int (*read)(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got);
+    /* optional (NULL: one read a buffer): the file's bytes from off into
+     * cnt buffers in turn, in one transfer where the system has one */
+    int (*readv)(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got);
     int (*write)(ncs_io *io, uint64_t off, const void *buf, size_t n);
     int (*size)(ncs_io *io, uint64_t *sizep);
     int (*set_size)(ncs_io *io, uint64_t size);   /* extend or truncate */
@@ -38,6 +43,11 @@ extern ncs_io_opener ncsi_io_open;
 
 static inline int ncsi_io_read(ncs_io *io, uint64_t off, void *b, size_t n, size_t *got)
 { return io->m->read(io, off, b, n, got); }
+/* The file's bytes from off into v[0], v[1], ... (at most NCSI_IOV_MAX
+ * buffers) in turn; *got says how many were present (short at the end of
+ * the file). */
+#define NCSI_IOV_MAX 4
+int ncsi_io_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got);
 static inline int ncsi_io_write(ncs_io *io, uint64_t off, const void *b, size_t n)
 { return io->m->write(io, off, b, n); }
 static inline int ncsi_io_size(ncs_io *io, uint64_t *s) { return io->m->size(io, s); }
@@ -77,6 +87,17 @@ size_t ncsi_pc_page_size(const ncs_pc *pc);
  * starts smaller and grows by itself only when it misses pages it
  * evicted. */
 void ncsi_pc_reserve(ncs_pc *pc, int n);
+/* For a read of [off, off+n) about to be made piece by piece across a
+ * page boundary: what the two pages at the boundary lack of it is loaded
+ * now in one transfer, when it runs on across the boundary (a row that
+ * straddles two pages is otherwise a read in each); otherwise nothing is
+ * done.  The status of that transfer. */
+int  ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n);
+/* The file's first n bytes (of its fsize), just read by the caller: the
+ * blocks of the first page they cover whole (or to the end of the file)
+ * are held from now on without a read.  For the header an open reads;
+ * NCS_ENOMEM when no buffer can be had for them. */
+int  ncsi_pc_seed(ncs_pc *pc, const unsigned char *bytes, uint64_t n, uint64_t fsize);
 /* Pointer to n bytes at off inside one cached page, or NULL when the range
  * crosses a page or is not cached-able; for_write marks the page dirty.  For
  * reading, only those n bytes are sure to be the file's (ncsi_pc_page for
@@ -101,5 +122,8 @@ int  ncsi_pc_invalidate(ncs_pc *pc);            /* flush, then forget */
  * now size bytes long (a rollback has put its old bytes back). */
 void ncsi_pc_discard(ncs_pc *pc, uint64_t size);
 uint64_t ncsi_pc_logical_size(ncs_pc *pc);       /* max(file size, writes) */
+/* Frees the buffers closed caches left for the next ones: for tests that
+ * count allocations or the heap, so that each run starts alike. */
+void ncsi_pc_pool_drain(void);
 
 #endif /* NCSI_IO_H */

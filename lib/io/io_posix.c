@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +33,37 @@ static int px_read(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got)
         if (r == 0)
             break;
         done += (size_t)r;
+    }
+    *got = done;
+    return NCS_NOERR;
+}
+
+static int px_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got)
+{
+    posix_io *p = (posix_io *)io;
+    struct iovec left[NCSI_IOV_MAX];
+    size_t done = 0;
+    int first = 0;
+    if (cnt > NCSI_IOV_MAX)
+        return NCS_ERR(NCS_EINVAL);
+    memcpy(left, v, (size_t)cnt * sizeof *v);
+    while (first < cnt) {
+        ssize_t r = preadv(p->fd, left + first, cnt - first, (off_t)(off + done));
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (r == 0)
+            break;
+        done += (size_t)r;
+        /* past the buffers filled, into the one a short transfer left */
+        while (first < cnt && (size_t)r >= left[first].iov_len)
+            r -= (ssize_t)left[first++].iov_len;
+        if (first < cnt) {
+            left[first].iov_base = (char *)left[first].iov_base + r;
+            left[first].iov_len -= (size_t)r;
+        }
     }
     *got = done;
     return NCS_NOERR;
@@ -110,6 +142,7 @@ static int px_close(ncs_io *io)
 
 static const ncs_io_methods posix_methods = {
     .read = px_read,
+    .readv = px_readv,
     .write = px_write,
     .size = px_size,
     .set_size = px_set_size,
@@ -153,3 +186,21 @@ int ncsi_io_posix_open(const char *path, int flags, ncs_io **iop)
 }
 
 ncs_io_opener ncsi_io_open = ncsi_io_posix_open;
+
+int ncsi_io_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got)
+{
+    size_t done = 0;
+    if (io->m->readv != NULL)
+        return io->m->readv(io, off, v, cnt, got);
+    for (int i = 0; i < cnt; i++) {
+        size_t part = 0;
+        int status = ncsi_io_read(io, off + done, v[i].iov_base, v[i].iov_len, &part);
+        if (status != NCS_NOERR)
+            return status;
+        done += part;
+        if (part < v[i].iov_len)
+            break;
+    }
+    *got = done;
+    return NCS_NOERR;
+}

@@ -11,9 +11,12 @@
 extern const ncs_store_methods ncsi_chunked_store;
 extern const ncs_store_methods ncsi_classic_store;
 
+/* In the order asked: a classic file is known by its first bytes, so it
+ * is asked first (an HDF5 signature is searched for at 0, 512, 1024, ...,
+ * a read each). */
 static const ncs_store_methods *const registry[] = {
+    &ncsi_classic_store,
     &ncsi_chunked_store,
-    &ncsi_classic_store,        /* last: it claims what no other does */
 };
 #define NSTORES (sizeof registry / sizeof registry[0])
 
@@ -37,11 +40,17 @@ int ncsi_store_for_open(const char *path, const ncs_store_methods **storep)
     for (size_t i = 0; status == NCS_NOERR && i < NSTORES; i++) {
         int claims = 0;
         status = registry[i]->probe(io, size, &claims);
-        if (status == NCS_NOERR && claims) {
+        if (status != NCS_NOERR || claims == 0)
+            continue;
+        if (claims == NCSI_CLAIM_SURE) {
             *storep = registry[i];
             break;
         }
+        if (*storep == NULL)
+            *storep = registry[i];
     }
+    if (status != NCS_NOERR)
+        *storep = NULL;
     ncsi_io_close(io);
     /* the classic back end claims every file: none left is a registry
      * without it */

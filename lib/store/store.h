@@ -72,13 +72,18 @@ typedef struct ncsi_req {
     ncs_slab slab;
 } ncsi_req;
 
+#define NCSI_CLAIM_LAST 1
+#define NCSI_CLAIM_SURE 2
 typedef struct ncs_store_methods {
     const char *name;
-    /* Registry: *claims = 1 when this back end reads the existing file
-     * open in io (size bytes long), judged by its signature, else 0;
-     * returns NCS_NOERR or the error of reading io.  The classic back end,
-     * last in the registry, claims every file no other one does: its
-     * decoder says NCS_ENOTNC to what is no netCDF file. */
+    /* Registry: whether this back end reads the existing file open in io
+     * (size bytes long), judged by its signature: *claims = NCSI_CLAIM_SURE
+     * (the file is this back end's: no other is asked), NCSI_CLAIM_LAST
+     * (this back end's unless another is sure) or 0; returns NCS_NOERR or
+     * the error of reading io.  The classic back end is sure of a file
+     * that starts with a classic magic number, as netCDF-C is, and claims
+     * the files no other back end is sure of: its decoder says NCS_ENOTNC
+     * to what is no netCDF file. */
     int (*probe)(ncs_io *io, uint64_t size, int *claims);
     /* Registry: 1 when this back end creates files of this cmode. */
     int (*creates)(int cmode);

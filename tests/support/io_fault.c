@@ -63,6 +63,16 @@ static int fi_read(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got)
     return ncsi_io_read(f->inner, off, buf, n, got);
 }
 
+static int fi_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got)
+{
+    fault_io *f = (fault_io *)io;
+    if (should_fail(NCSI_FAULT_READ)) {
+        *got = 0;
+        return fire(f);
+    }
+    return ncsi_io_readv(f->inner, off, v, cnt, got);
+}
+
 static int fi_write(ncs_io *io, uint64_t off, const void *buf, size_t n)
 {
     fault_io *f = (fault_io *)io;
@@ -128,6 +138,7 @@ static int fi_close(ncs_io *io)
 
 static const ncs_io_methods fault_methods = {
     .read = fi_read,
+    .readv = fi_readv,
     .write = fi_write,
     .size = fi_size,
     .set_size = fi_set_size,

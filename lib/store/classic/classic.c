@@ -308,7 +308,7 @@ static int cl_open(ncs_file *f, const char *path, int mode)
     }
     CL(f)->private_copy = (mode & NCS_DISKLESS) != 0;
     CL(f)->committed = !CL(f)->private_copy;
-    status = ncsi_hdr_decode(io, fsize, &f->model, &f->version, &CL(f)->lay);
+    status = ncsi_hdr_decode(io, fsize, CL(f)->pc, &f->model, &f->version, &CL(f)->lay);
     if (status == NCS_NOERR) {
         /* sizes the format cannot hold, as netCDF-C checks at open: in a
          * file, a malformed header (at enddef, the caller's definitions) */
@@ -390,7 +390,7 @@ static int cl_reload(ncs_file *f)
     if (status == NCS_NOERR)
         status = ncsi_io_size(cl->io, &fsize);
     if (status == NCS_NOERR)
-        status = ncsi_hdr_decode(cl->io, fsize, &m, &version, &lay);
+        status = ncsi_hdr_decode(cl->io, fsize, cl->pc, &m, &version, &lay);
     if (status != NCS_NOERR)
         return status;
     ncsi_model_free(&f->model);
@@ -466,12 +466,23 @@ static int cl_close(ncs_file *f, int abort)
     return status;
 }
 
-/* The last resort of the registry (store.c): every file no other back
- * end claims comes here, and the header decoder rejects what is not a
+/* Sure of a file that starts with "CDF" and a version byte of 1, 2 or 5
+ * (netCDF-C looks no further); the last resort of the registry
+ * (store.c) for any other: the header decoder rejects what is not a
  * classic file. */
 static int cl_probe(ncs_io *io, uint64_t size, int *claims)
 {
-    *claims = 1;
+    unsigned char magic[4];
+    size_t got = 0;
+    int status;
+    *claims = NCSI_CLAIM_LAST;
+    if (size < 4)
+        return NCS_NOERR;
+    if ((status = ncsi_io_read(io, 0, magic, 4, &got)) != NCS_NOERR)
+        return status;
+    if (got == 4 && memcmp(magic, "CDF", 3) == 0 &&
+        (magic[3] == 1 || magic[3] == 2 || magic[3] == 5))
+        *claims = NCSI_CLAIM_SURE;
     return NCS_NOERR;
 }
 

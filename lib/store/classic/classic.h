@@ -75,7 +75,10 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf);
  * variable after the previous one, records after the fixed data; fills in
  * begin_var, begin_rec and recsize.  NCS_ENOTNC when they overlap. */
 int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay);
-int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
+/* Decodes the header of the file in io (fsize bytes long) into m, its
+ * version and layout.  The file's leading bytes it read are handed to pc
+ * (NULL: none), which then has them without reading them again. */
+int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_pc *pc, ncs_model *m, int *version,
                     ncs_layout *lay);
 
 /* recsize from the record variables' lengths, with the single-record-

@@ -42,6 +42,14 @@ int ncsi_cl_decode_paged(ncs_pc *pc, uint64_t off, uint64_t n, uint64_t gap, siz
                          int *bad)
 {
     ptrdiff_t step = (ptrdiff_t)(gap / xsz), mgap = mstep * (ptrdiff_t)msz;
+    /* the elements up to the next page's end, in one read where they
+     * miss across the boundary */
+    if (n > 0 && gap < PAGE_SIZE) {
+        uint64_t ext = (n - 1) * gap + xsz;
+        int status = ncsi_pc_want(pc, off, ext < 2 * PAGE_SIZE ? ext : 2 * PAGE_SIZE);
+        if (status != NCS_NOERR)
+            return status;
+    }
     while (n > 0) {
         uint64_t k = in_page(off, n, gap, xsz);
         const unsigned char *p;
@@ -399,7 +407,14 @@ int ncsi_cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *
             uint64_t in = o % PAGE_SIZE, k;
             const unsigned char *p;
             if (in + span > PAGE_SIZE) {
-                /* the run straddles two pages */
+                /* the run straddles two pages: they load in one read,
+                 * with the rows that follow in the next one */
+                uint64_t ext = span;
+                if (gap1 < PAGE_SIZE && n1 - i > 1)
+                    ext = (n1 - i - 1) * gap1 < 2 * PAGE_SIZE ? (n1 - i - 1) * gap1 + span
+                                                              : 2 * PAGE_SIZE;
+                if ((status = ncsi_pc_want(cl->pc, o, ext)) != NCS_NOERR)
+                    return status;
                 status = ncsi_cl_decode_paged(cl->pc, o, n0, q.gap[0],
                                               (size_t)cl->fast[varid].xsz, dec, mem, 1, msz,
                                               &erange);

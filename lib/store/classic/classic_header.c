@@ -624,7 +624,7 @@ int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay)
     return check_layout(m, lay, 0);
 }
 
-int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
+int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_pc *pc, ncs_model *m, int *version,
                     ncs_layout *lay)
 {
     rbuf r = { io, fsize, NULL, 0, 0, 0, 0, "magic", -1, NULL, NULL };
@@ -809,6 +809,8 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_model *m, int *version,
         /* streaming: the record count is whatever the file holds */
         m->numrecs = (fsize - lay->begin_rec) / lay->recsize;
 done:
+    if (status == NCS_NOERR && pc != NULL)
+        status = ncsi_pc_seed(pc, r.buf, r.have, fsize);
     names_free(&seen);
     free(r.buf);
     if (status != NCS_NOERR)

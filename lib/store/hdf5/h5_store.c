@@ -715,7 +715,7 @@ static int ch_probe(ncs_io *io, uint64_t size, int *claims)
         if (status != NCS_NOERR)
             return status;
         if (got == 8 && memcmp(buf, sig, 8) == 0) {
-            *claims = 1;
+            *claims = NCSI_CLAIM_SURE;
             break;
         }
     }

@@ -115,7 +115,13 @@ static int mio_close(ncs_io *io)
 }
 
 static const ncs_io_methods mio_methods = {
-    mio_read, mio_write, mio_size, mio_set_size, mio_sync, mio_lock, mio_close,
+    .read = mio_read,
+    .write = mio_write,
+    .size = mio_size,
+    .set_size = mio_set_size,
+    .sync = mio_sync,
+    .lock = mio_lock,
+    .close = mio_close,
 };
 
 int ncsi_mpi_io_new(MPI_File fh, size_t blksize, ncs_io **iop)

@@ -463,7 +463,7 @@ static int ms_open(ncs_file *f, const char *path, int mode)
         if (status == NCS_NOERR)
             status = ncsi_io_size(ms->cl.io, &fsize);
         if (status == NCS_NOERR)
-            status = ncsi_hdr_decode(ms->cl.io, fsize, &f->model, &f->version, &ms->cl.lay);
+            status = ncsi_hdr_decode(ms->cl.io, fsize, NULL, &f->model, &f->version, &ms->cl.lay);
         if (status == NCS_NOERR) {
             status = ncsi_cl_check_vlens(&f->model, f->version);
             if (status != NCS_NOERR)
