@@ -21,6 +21,9 @@ typedef struct ncs_io_methods {
     /* optional (NULL: one read a buffer): the file's bytes from off into
      * cnt buffers in turn, in one transfer where the system has one */
     int (*readv)(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got);
+    /* optional (NULL: nothing): n bytes at off will be read soon; the
+     * system may start reading them (a hint: no status) */
+    void (*willneed)(ncs_io *io, uint64_t off, uint64_t n);
     int (*write)(ncs_io *io, uint64_t off, const void *buf, size_t n);
     int (*size)(ncs_io *io, uint64_t *sizep);
     int (*set_size)(ncs_io *io, uint64_t size);   /* extend or truncate */
@@ -93,6 +96,14 @@ void ncsi_pc_reserve(ncs_pc *pc, int n);
  * straddles two pages is otherwise a read in each); otherwise nothing is
  * done.  The status of that transfer. */
 int  ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n);
+/* [off, off+n) will be read soon: unless the cache holds it, the system
+ * is told (the byte-I/O object's willneed), so that the reads of many
+ * such ranges, told one after another, are in flight together. */
+void ncsi_pc_prefetch(ncs_pc *pc, uint64_t off, uint64_t n);
+/* Whether the page that holds off is at hand whole (the guess
+ * ncsi_pc_page_rows tries first): a request that finds its first page so
+ * is not cold. */
+int  ncsi_pc_holds(const ncs_pc *pc, uint64_t off);
 /* The file's first n bytes (of its fsize), just read by the caller: the
  * blocks of the first page they cover whole (or to the end of the file)
  * are held from now on without a read.  For the header an open reads;

@@ -69,6 +69,18 @@ static int px_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, si
     return NCS_NOERR;
 }
 
+static void px_willneed(ncs_io *io, uint64_t off, uint64_t n)
+{
+#ifdef POSIX_FADV_WILLNEED
+    posix_io *p = (posix_io *)io;
+    (void)posix_fadvise(p->fd, (off_t)off, (off_t)n, POSIX_FADV_WILLNEED);
+#else
+    (void)io;
+    (void)off;
+    (void)n;
+#endif
+}
+
 static int px_write(ncs_io *io, uint64_t off, const void *buf, size_t n)
 {
     posix_io *p = (posix_io *)io;
@@ -143,6 +155,7 @@ static int px_close(ncs_io *io)
 static const ncs_io_methods posix_methods = {
     .read = px_read,
     .readv = px_readv,
+    .willneed = px_willneed,
     .write = px_write,
     .size = px_size,
     .set_size = px_set_size,

@@ -270,6 +270,13 @@ static page *page_find(ncs_pc *pc, uint64_t pno)
     return hash_find(pc, pno);
 }
 
+/* Whether page pno is at hand whole where ncsi_pc_page looks first. */
+static inline int held_whole(const ncs_pc *pc, uint64_t pno)
+{
+    const page *p = pc->dm[pno % DM_SIZE];
+    return p != NULL && p->pno == pno && p->full;
+}
+
 /* The blocks of a page that [lo, hi) touches (lo < hi <= psize). */
 static uint64_t block_mask(const ncs_pc *pc, size_t lo, size_t hi)
 {
@@ -355,49 +362,45 @@ void ncsi_pc_reserve(ncs_pc *pc, int n)
         pc->limit = n;
 }
 
-/* The slot of page pno: the cached page, or (evicting the least recently
- * used page) a slot for it with no block loaded. */
-static int page_slot(ncs_pc *pc, uint64_t pno, page **pp)
+/* A slot for page pno, not cached, with no block loaded (evicting the
+ * least recently used page). */
+static int page_new(ncs_pc *pc, uint64_t pno, page **pp)
 {
-    page *p = page_find(pc, pno);
+    page *victim = NULL;
     int status;
-    if (p == NULL) {
-        page *victim = NULL;
-        note_miss(pc, pno);
-        for (int i = 0; i < pc->limit; i++) {
-            page *q = &pc->pages[i];
-            if (!q->valid) {
-                victim = q;
-                break;
-            }
-            if (victim == NULL || q->stamp < victim->stamp)
-                victim = q;
+    note_miss(pc, pno);
+    for (int i = 0; i < pc->limit; i++) {
+        page *q = &pc->pages[i];
+        if (!q->valid) {
+            victim = q;
+            break;
         }
-        NCSI_ASSERT(victim != NULL);        /* npages > 0 */
-        if (victim->valid) {
-            status = page_writeback(pc, victim);
-            if (status != NCS_NOERR)
-                return status;
-            hash_del(pc, victim);
-            victim->valid = 0;
-            pc->ghost[pc->ghead] = victim->pno;
-            pc->ghead = pc->ghead + 1 < pc->npages ? pc->ghead + 1 : 0;
-            if (pc->mru == victim) {
-                pc->mru = NULL;
-                pc->win.lo = pc->win.hi = 0;
-            }
-        }
-        if (victim->buf == NULL && (victim->buf = page_buffer(pc->psize)) == NULL)
-            return NCS_ERR(NCS_ENOMEM);
-        victim->pno = pno;
-        victim->valid = 1;
-        victim->full = 0;
-        victim->have = 0;
-        hash_add(pc, victim);
-        victim->dlo = victim->dhi = 0;
-        p = victim;
+        if (victim == NULL || q->stamp < victim->stamp)
+            victim = q;
     }
-    *pp = p;
+    NCSI_ASSERT(victim != NULL);        /* npages > 0 */
+    if (victim->valid) {
+        status = page_writeback(pc, victim);
+        if (status != NCS_NOERR)
+            return status;
+        hash_del(pc, victim);
+        victim->valid = 0;
+        pc->ghost[pc->ghead] = victim->pno;
+        pc->ghead = pc->ghead + 1 < pc->npages ? pc->ghead + 1 : 0;
+        if (pc->mru == victim) {
+            pc->mru = NULL;
+            pc->win.lo = pc->win.hi = 0;
+        }
+    }
+    if (victim->buf == NULL && (victim->buf = page_buffer(pc->psize)) == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    victim->pno = pno;
+    victim->valid = 1;
+    victim->full = 0;
+    victim->have = 0;
+    hash_add(pc, victim);
+    victim->dlo = victim->dhi = 0;
+    *pp = victim;
     return NCS_NOERR;
 }
 
@@ -410,7 +413,7 @@ static int page_get_part(ncs_pc *pc, uint64_t pno, size_t lo, size_t hi, page **
     page *p;
     int status;
     NCSI_ASSERT(lo < hi && hi <= pc->psize);
-    if ((status = page_slot(pc, pno, &p)) != NCS_NOERR)
+    if ((p = page_find(pc, pno)) == NULL && (status = page_new(pc, pno, &p)) != NCS_NOERR)
         return status;
     if (!p->full) {
         uint64_t load = block_mask(pc, lo, hi) & ~p->have;
@@ -437,6 +440,8 @@ int ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n)
     int status;
     if (n == 0 || lo + n <= pc->psize || pc->limit < 2 || pc->nblocks < 2)
         return NCS_NOERR;
+    if (held_whole(pc, pno) && held_whole(pc, pno + 1))
+        return NCS_NOERR;               /* the warm case, at once */
     need = lo + n - pc->psize;          /* bytes of the next page */
     if (need > pc->psize)
         need = pc->psize;
@@ -450,10 +455,14 @@ int ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n)
         return NCS_NOERR;
     alo = (size_t)__builtin_ctzll(amiss) << pc->bshift;
     bhi = (size_t)(64 - __builtin_clzll(bmiss)) << pc->bshift;
-    if ((status = page_slot(pc, pno, &a)) != NCS_NOERR)
+    /* each the most recently used while the other's slot is found, so
+     * that neither evicts the other */
+    if (b != NULL)
+        b->stamp = ++pc->clock;
+    if (a == NULL && (status = page_new(pc, pno, &a)) != NCS_NOERR)
         return status;
-    a->stamp = ++pc->clock;             /* so that b's slot is not a's */
-    if ((status = page_slot(pc, pno + 1, &b)) != NCS_NOERR)
+    a->stamp = ++pc->clock;
+    if (b == NULL && (status = page_new(pc, pno + 1, &b)) != NCS_NOERR)
         return status;
     b->stamp = ++pc->clock;
     NCSI_ASSERT(a != b && !a->full && !b->full);
@@ -497,7 +506,7 @@ int ncsi_pc_seed(ncs_pc *pc, const unsigned char *bytes, uint64_t n, uint64_t fs
         hi = n >= fsize || n == pc->psize ? (size_t)n : 0;
     if (hi == 0 || (p = page_find(pc, 0)) != NULL)
         return NCS_NOERR;       /* nothing whole, or held: maybe newer */
-    if ((status = page_slot(pc, 0, &p)) != NCS_NOERR)
+    if ((status = page_new(pc, 0, &p)) != NCS_NOERR)
         return status;
     memcpy(p->buf, bytes, hi);
     {
@@ -510,6 +519,31 @@ int ncsi_pc_seed(ncs_pc *pc, const unsigned char *bytes, uint64_t n, uint64_t fs
     p->full = p->have == pc->all;
     p->stamp = ++pc->clock;
     return NCS_NOERR;
+}
+
+void ncsi_pc_prefetch(ncs_pc *pc, uint64_t off, uint64_t n)
+{
+    uint64_t first = off >> pc->pshift, last = (off + n - 1) >> pc->pshift, lo, hi;
+    if (n == 0 || pc->io->m->willneed == NULL)
+        return;
+    for (uint64_t pno = first; pno <= last; pno++) {
+        const page *p = page_find(pc, pno);
+        size_t a = pno == first ? (size_t)(off & (pc->psize - 1)) : 0;
+        size_t b = pno == last ? (size_t)((off + n - 1) & (pc->psize - 1)) + 1 : pc->psize;
+        if (p == NULL || (block_mask(pc, a, b) & ~p->have) != 0)
+            break;
+        if (pno == last)
+            return;                 /* all held */
+    }
+    /* in the system's pages */
+    lo = off >> BLOCK_SHIFT << BLOCK_SHIFT;
+    hi = (((off + n - 1) >> BLOCK_SHIFT) + 1) << BLOCK_SHIFT;
+    pc->io->m->willneed(pc->io, lo, hi - lo);
+}
+
+int ncsi_pc_holds(const ncs_pc *pc, uint64_t off)
+{
+    return held_whole(pc, off >> pc->pshift);
 }
 
 /* The whole cached page pno. */

@@ -11,7 +11,12 @@
  *   - ncsi_pc_want loads what a run straddling two cold pages lacks in one
  *     transfer (counted through a wrapping byte-I/O object), reads nothing
  *     when the pages already hold it or the run does not cross, and passes
- *     a failing transfer's status on.
+ *     a failing transfer's status on;
+ *   - ncsi_pc_prefetch tells the byte-I/O object of ranges the cache does
+ *     not hold, and not of those it does; through the API (the classic
+ *     back end opening files with a counting opener), a cold get of a
+ *     point from each of 10 records announces 10 ranges, the same get warm
+ *     none, and one within a record none.
  * A failure prints the seed and the step; the seed can be given as argv[1].
  */
 #include <errno.h>
@@ -22,6 +27,7 @@
 #include <unistd.h>
 
 #include "io.h"
+#include "ncslab.h"
 
 static unsigned long long rng_state;
 static uint64_t rng(void)
@@ -41,11 +47,18 @@ static int failures;
         }                                                                    \
     } while (0)
 
+#define NCS_OK_CHECK(call)                                                   \
+    do {                                                                     \
+        int s_ = (call);                                                     \
+        CHECK(s_ == NCS_NOERR, "%s: %s", #call, ncs_strerror(s_));           \
+    } while (0)
+
 /* ---- a byte-I/O object over another that counts transfers and can fail */
 typedef struct counting_io {
     ncs_io base;
     ncs_io *inner;
-    int reads, readvs, writes;
+    int reads, readvs, writes, willneeds;
+    uint64_t willneed_bytes;
     int fail_reads;          /* reads and readvs fail with EIO while set */
 } counting_io;
 
@@ -65,6 +78,14 @@ static int ct_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, si
     if (c->fail_reads)
         return EIO;
     return ncsi_io_readv(c->inner, off, v, cnt, got);
+}
+
+static void ct_willneed(ncs_io *io, uint64_t off, uint64_t n)
+{
+    counting_io *c = (counting_io *)io;
+    (void)off;
+    c->willneeds++;
+    c->willneed_bytes += n;
 }
 
 static int ct_write(ncs_io *io, uint64_t off, const void *buf, size_t n)
@@ -92,6 +113,7 @@ static int ct_close(ncs_io *io)
 static const ncs_io_methods counting_methods = {
     .read = ct_read,
     .readv = ct_readv,
+    .willneed = ct_willneed,
     .write = ct_write,
     .size = ct_size,
     .set_size = ct_set_size,
@@ -310,6 +332,101 @@ static void want(const char *path)
     ncsi_io_close(&c->base);
 }
 
+/* ---- prefetch ------------------------------------------------------ */
+static counting_io *last_opened;
+
+static int counting_opener(const char *path, int flags, ncs_io **iop)
+{
+    last_opened = open_counting(path, flags);
+    *iop = &last_opened->base;
+    return NCS_NOERR;
+}
+
+static void prefetch(const char *path)
+{
+    static unsigned char model[4 * 65536], buf[4096];
+    counting_io *c;
+    ncs_pc *pc;
+    int ncid, dims[2], var, st;
+    float vals[10 * 3000], got[10];
+    make_file(path, sizeof model, 5, model);
+    c = open_counting(path, 0);
+    if (ncsi_pc_new(&c->base, 65536, 16, &pc) != NCS_NOERR) {
+        CHECK(0, "ncsi_pc_new");
+        return;
+    }
+    ncsi_pc_prefetch(pc, 70000, 100);
+    CHECK(c->willneeds == 1 && c->willneed_bytes == 4096, "prefetch of a cold range: %d, %llu",
+          c->willneeds, (unsigned long long)c->willneed_bytes);
+    st = ncsi_pc_read(pc, 70000, buf, 100);
+    CHECK(st == NCS_NOERR && memcmp(buf, model + 70000, 100) == 0, "read");
+    ncsi_pc_prefetch(pc, 70000, 100);
+    CHECK(c->willneeds == 1, "prefetch of a held range told the system");
+    ncsi_pc_free(pc);
+    ncsi_io_close(&c->base);
+
+    /* through the API: records of 12,000 bytes, a point from each */
+    for (int i = 0; i < 10 * 3000; i++)
+        vals[i] = (float)i;
+    NCS_OK_CHECK(ncs_create(path, NCS_CLOBBER, &ncid));
+    NCS_OK_CHECK(ncs_def_dim(ncid, "t", NCS_UNLIMITED, &dims[0]));
+    NCS_OK_CHECK(ncs_def_dim(ncid, "x", 3000, &dims[1]));
+    NCS_OK_CHECK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, dims, &var));
+    NCS_OK_CHECK(ncs_enddef(ncid));
+    {
+        size_t start[2] = { 0, 0 }, count[2] = { 10, 3000 };
+        NCS_OK_CHECK(ncs_put(ncid, var, start, count, NULL, NULL, NCS_FLOAT, vals));
+    }
+    NCS_OK_CHECK(ncs_close(ncid));
+    ncsi_io_open = counting_opener;
+    NCS_OK_CHECK(ncs_open(path, NCS_NOWRITE, &ncid));
+    {
+        size_t start[2] = { 0, 2000 }, count[2] = { 10, 1 };
+        int before = last_opened->willneeds;
+        NCS_OK_CHECK(ncs_get(ncid, var, start, count, NULL, NULL, NCS_FLOAT, got));
+        for (int r = 0; r < 10; r++)
+            CHECK(got[r] == vals[r * 3000 + 2000], "record %d: %g", r, (double)got[r]);
+        /* records 12,000 bytes apart: less than a page, one stretch */
+        CHECK(last_opened->willneeds == before, "a get within a page's stretch: %d ranges",
+              last_opened->willneeds - before);
+    }
+    NCS_OK_CHECK(ncs_close(ncid));
+    ncsi_io_open = ncsi_io_posix_open;
+
+    /* records 96,000 bytes apart */
+    NCS_OK_CHECK(ncs_create(path, NCS_CLOBBER, &ncid));
+    NCS_OK_CHECK(ncs_def_dim(ncid, "t", NCS_UNLIMITED, &dims[0]));
+    NCS_OK_CHECK(ncs_def_dim(ncid, "x", 24000, &dims[1]));
+    NCS_OK_CHECK(ncs_def_var(ncid, "v", NCS_FLOAT, 2, dims, &var));
+    NCS_OK_CHECK(ncs_enddef(ncid));
+    for (size_t r = 0; r < 10; r++) {
+        size_t start[2] = { r, 0 }, count[2] = { 1, 3000 };
+        for (int k = 0; k < 8; k++) {
+            start[1] = (size_t)k * 3000;
+            NCS_OK_CHECK(ncs_put(ncid, var, start, count, NULL, NULL, NCS_FLOAT, vals + r * 3000));
+        }
+    }
+    NCS_OK_CHECK(ncs_close(ncid));
+    ncsi_io_open = counting_opener;
+    NCS_OK_CHECK(ncs_open(path, NCS_NOWRITE, &ncid));
+    {
+        /* past the header's blocks, which the open left cached */
+        size_t start[2] = { 0, 5000 }, count[2] = { 10, 1 };
+        int before = last_opened->willneeds;
+        NCS_OK_CHECK(ncs_get(ncid, var, start, count, NULL, NULL, NCS_FLOAT, got));
+        for (int r = 0; r < 10; r++)
+            CHECK(got[r] == vals[r * 3000 + 2000], "record %d: %g", r, (double)got[r]);
+        CHECK(last_opened->willneeds - before == 10, "a cold get of 10 records: %d ranges",
+              last_opened->willneeds - before);
+        before = last_opened->willneeds;
+        NCS_OK_CHECK(ncs_get(ncid, var, start, count, NULL, NULL, NCS_FLOAT, got));
+        CHECK(last_opened->willneeds == before, "the same get warm: %d ranges",
+              last_opened->willneeds - before);
+    }
+    NCS_OK_CHECK(ncs_close(ncid));
+    ncsi_io_open = ncsi_io_posix_open;
+}
+
 int main(int argc, char **argv)
 {
     char path[] = "ut_pagecache_XXXXXX";
@@ -323,6 +440,7 @@ int main(int argc, char **argv)
     rng_state = seed;
     want(path);
     reuse(path);
+    prefetch(path);
     for (int round = 0; round < 40 && failures == 0; round++) {
         static const size_t psizes[] = { 4096, 8192, 65536, 65536 };
         size_t psize = psizes[rng() % 4];
