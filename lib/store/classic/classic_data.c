@@ -67,11 +67,20 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
 
     /* page by page, decoding straight from the cached pages (fast path: the
      * general code below copies through the scratch buffer) */
-    if (ncsi_fastpath && (fstep > 1 || (n - 1) * gap + xsz <= IN_PAGE_MAX))
+    if (ncsi_fastpath && (fstep > 1 || (n - 1) * gap + xsz <= IN_PAGE_MAX)) {
+        /* the elements up to the next page's end, in one read where they
+         * miss across a boundary */
+        if (gap < PAGE_SIZE) {
+            uint64_t ext = (n - 1) * gap + xsz;
+            status = ncsi_pc_want(x->cl->pc, off, ext < 2 * PAGE_SIZE ? ext : 2 * PAGE_SIZE);
+            if (status != NCS_NOERR)
+                return status;
+        }
         return ncsi_cl_decode_paged(x->cl->pc, off, n, gap, xsz,
                                     ncsi_cl_run_decoder(v->type, x->memtype, x->f->version,
                                                         (ptrdiff_t)fstep, mstep),
                                     mem, mstep, x->msz, &x->erange);
+    }
     if (!ncsi_fastpath && fstep == 1 && n * xsz <= PAGE_SIZE) {
         const unsigned char *p = ncsi_pc_span(x->cl->pc, off, (size_t)(n * xsz), 0, &status);
         if (p != NULL) {

@@ -42,14 +42,6 @@ int ncsi_cl_decode_paged(ncs_pc *pc, uint64_t off, uint64_t n, uint64_t gap, siz
                          int *bad)
 {
     ptrdiff_t step = (ptrdiff_t)(gap / xsz), mgap = mstep * (ptrdiff_t)msz;
-    /* the elements up to the next page's end, in one read where they
-     * miss across the boundary */
-    if (n > 0 && gap < PAGE_SIZE) {
-        uint64_t ext = (n - 1) * gap + xsz;
-        int status = ncsi_pc_want(pc, off, ext < 2 * PAGE_SIZE ? ext : 2 * PAGE_SIZE);
-        if (status != NCS_NOERR)
-            return status;
-    }
     while (n > 0) {
         uint64_t k = in_page(off, n, gap, xsz);
         const unsigned char *p;
