@@ -4,7 +4,10 @@
  * as the speed-up of 2 threads over 1, for the kinds of work the
  * threads test of timeit does (doc/performance.md, "Threads"):
  *
- *   alu       an integer loop in registers (no memory)
+ *   alu       an integer loop in registers (no memory), one dependent chain
+ *   alu-ilp   the same with 4 independent chains (what a core's spare
+ *             execution units are for: shared with a sibling thread when
+ *             the two vCPUs are one core's hyperthreads on the host)
  *   copy-l2   memcpy of 256 KiB within a thread's own buffers (cache)
  *   copy-big  memcpy of 64 MiB (memory bandwidth)
  *   sum-big   a read-only pass summing 64 MiB of shorts (memory bandwidth)
@@ -21,8 +24,8 @@
 #include <string.h>
 #include <time.h>
 
-enum { ALU, COPY_L2, COPY_BIG, SUM_BIG, NKINDS };
-static const char *names[NKINDS] = { "alu", "copy-l2", "copy-big", "sum-big" };
+enum { ALU, ALU_ILP, COPY_L2, COPY_BIG, SUM_BIG, NKINDS };
+static const char *names[NKINDS] = { "alu", "alu-ilp", "copy-l2", "copy-big", "sum-big" };
 
 typedef struct job {
     int kind;
@@ -52,6 +55,17 @@ static void *work(void *arg)
             x ^= x << 17;
             acc += x;
         }
+        break;
+    }
+    case ALU_ILP: {
+        uint64_t x[4] = { 88172645463325252ull, 1, 2, 3 };
+        for (long i = 0; i < j->reps; i++)
+            for (int k = 0; k < 4; k++) {
+                x[k] ^= x[k] << 13;
+                x[k] ^= x[k] >> 7;
+                x[k] ^= x[k] << 17;
+                acc += x[k];
+            }
         break;
     }
     case COPY_L2:
@@ -103,14 +117,14 @@ int main(int argc, char **argv)
         job jobs[2];
         double t1[99], t2[99];
         size_t n = kind == COPY_L2 ? (size_t)256 << 10 : (size_t)64 << 20;
-        long reps = kind == ALU ? 400000000L : kind == COPY_L2 ? 40000L : kind == COPY_BIG ? 8 : 8;
+        long reps = kind == ALU ? 400000000L : kind == ALU_ILP ? 100000000L : kind == COPY_L2 ? 40000L : kind == COPY_BIG ? 8 : 8;
         for (int i = 0; i < 2; i++) {
             jobs[i].kind = kind;
             jobs[i].n = n;
             jobs[i].reps = reps;
-            jobs[i].a = kind == ALU ? NULL : malloc(n);
-            jobs[i].b = kind == ALU ? NULL : malloc(n);
-            if (kind != ALU) {
+            jobs[i].a = kind <= ALU_ILP ? NULL : malloc(n);
+            jobs[i].b = kind <= ALU_ILP ? NULL : malloc(n);
+            if (kind > ALU_ILP) {
                 if (jobs[i].a == NULL || jobs[i].b == NULL) {
                     fprintf(stderr, "scaling: out of memory\n");
                     return 1;
