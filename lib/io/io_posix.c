@@ -19,25 +19,6 @@ typedef struct posix_io {
     int fd;
 } posix_io;
 
-static int px_read(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got)
-{
-    posix_io *p = (posix_io *)io;
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pread(p->fd, (char *)buf + done, n - done, (off_t)(off + done));
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (r == 0)
-            break;
-        done += (size_t)r;
-    }
-    *got = done;
-    return NCS_NOERR;
-}
-
 static int px_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, size_t *got)
 {
     posix_io *p = (posix_io *)io;
@@ -47,6 +28,8 @@ static int px_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, si
     if (cnt > NCSI_IOV_MAX)
         return NCS_ERR(NCS_EINVAL);
     memcpy(left, v, (size_t)cnt * sizeof *v);
+    while (first < cnt && left[first].iov_len == 0)
+        first++;
     while (first < cnt) {
         ssize_t r = preadv(p->fd, left + first, cnt - first, (off_t)(off + done));
         if (r < 0) {
@@ -67,6 +50,12 @@ static int px_readv(ncs_io *io, uint64_t off, const struct iovec *v, int cnt, si
     }
     *got = done;
     return NCS_NOERR;
+}
+
+static int px_read(ncs_io *io, uint64_t off, void *buf, size_t n, size_t *got)
+{
+    struct iovec v = { buf, n };
+    return px_readv(io, off, &v, 1, got);
 }
 
 static void px_willneed(ncs_io *io, uint64_t off, uint64_t n)
