@@ -128,10 +128,11 @@ void ncsi_ncbuf_span(ncs_ncbuf *b, uint64_t off, uint64_t n, int write);
 #define NCSI_RGN_WRITE    1
 #define NCSI_RGN_MODIFIED 2
 
-/* ncsi_ncbuf_span of a request of at most a block inside the window the
- * buffer covers, when no stale bytes are held (most data requests of a
- * data-mode loop): netCDF-C serves it where its buffer is, so only the
- * count and the flags change.  0 when the request is not of that kind
+/* ncsi_ncbuf_span of a request inside the window the buffer covers (at
+ * most its two blocks), when no stale bytes are held (most data requests
+ * of a data-mode loop): netCDF-C serves each of its pieces where its
+ * buffer is, none reaching past the window, so only the count and the
+ * flags change.  0 when the request is not of that kind
  * (the caller then makes the call); a buffer that is absent (off is
  * UINT64_MAX) never holds a request. */
 /* 1 when a read of n <= bs bytes at off changes nothing: the buffer holds
@@ -148,7 +149,7 @@ static inline int ncsi_ncbuf_inside(ncs_ncbuf *b, uint64_t off, uint64_t n, int 
     uint64_t end = off + n;
     if (b->share || !b->active)
         return 1;
-    if (b->known != NULL || n > b->bs || off < b->off || end > b->off + b->ext)
+    if (b->known != NULL || off < b->off || end > b->off + b->ext)
         return 0;
     if (end - b->off > b->cnt)
         b->cnt = end - b->off;
@@ -185,6 +186,7 @@ typedef struct fastvar {
     /* into the variable's own type, contiguous runs: the decoder and the
      * decoder of rows (NULL where it is not a byte swap) */
     ncsi_conv_fn dec_self;
+    ncsi_conv_fn dec_strided;  /* into its own type, file elements apart */
     ncsi_rows_fn rows_self;
 } fastvar;
 

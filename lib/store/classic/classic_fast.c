@@ -167,6 +167,7 @@ int ncsi_cl_fast_rebuild(ncs_file *f)
         fv->xsz = (int)v->xsz;
         fv->type = v->type;
         fv->dec_self = ncsi_cl_run_decoder(v->type, v->type, f->version, 1, 1);
+        fv->dec_strided = ncsi_cl_run_decoder(v->type, v->type, f->version, 2, 1);
         fv->rows_self = ncsi_row_decoder(v->type, v->type, f->version);
         fv->lim = cl->fastmem + used;
         fv->bstride = cl->fastmem + used + v->ndims;
@@ -411,6 +412,9 @@ int ncsi_cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *
     if (memtype == cl->fast[varid].type && q.step == 1) {
         dec = cl->fast[varid].dec_self;
         swap_rows = cl->fast[varid].rows_self;
+    } else if (memtype == cl->fast[varid].type) {
+        dec = cl->fast[varid].dec_strided;  /* any step: the same decoder */
+        swap_rows = NULL;
     } else {
         dec = ncsi_cl_run_decoder(cl->fast[varid].type, memtype, f->version, q.step, 1);
         swap_rows = q.step == 1 ? ncsi_row_decoder(cl->fast[varid].type, memtype, f->version)
