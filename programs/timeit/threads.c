@@ -85,28 +85,36 @@ typedef struct {
 static void *read_share(void *arg)
 {
     share *s = arg;
-    long step = s->step > 0 ? s->step : 1, cols = s->g->cols;
+    /* the loop's state in locals, written back at the end: the shares of
+     * the threads lie side by side, and a field written in the loop
+     * would make the threads take each other's cache lines */
+    const ti_lib *lib = s->lib;
+    const grid *g = s->g;
+    long step = s->step > 0 ? s->step : 1, cols = g->cols, r0 = s->r0, r1 = s->r1;
+    int ncid = s->ncid, varid = s->varid, check = s->check, status = 0;
+    long long sum = 0;
     short *buf = malloc(sizeof(short) * (size_t)step * (size_t)cols);
     if (buf == NULL)
         ti_die("out of memory");
-    s->sum = 0;
-    for (int rep = 0; rep < s->reps; rep++)
-    for (long r = s->r0; r < s->r1 && s->status == 0; r += step) {
-        long n = step < s->r1 - r ? step : s->r1 - r;
+    for (int rep = 0; rep < s->reps && status == 0; rep++)
+    for (long r = r0; r < r1 && status == 0; r += step) {
+        long n = step < r1 - r ? step : r1 - r;
         if (s->step == 0) {
-            s->status = s->lib->get1_row(s->ncid, s->varid, r, cols, buf);
+            status = lib->get1_row(ncid, varid, r, cols, buf);
         } else {
             long start[2] = { r, 0 }, count[2] = { n, cols };
-            s->status = s->lib->get(s->ncid, s->varid, start, count, buf);
+            status = lib->get(ncid, varid, start, count, buf);
         }
-        for (long i = 0; i < n * cols && s->status == 0; i++) {
-            s->sum += buf[i];
-            if (s->check && buf[i] != grid_value(s->g, r + i / cols, i % cols)) {
-                s->status = -1;
+        for (long i = 0; i < n * cols && status == 0; i++) {
+            sum += buf[i];
+            if (check && buf[i] != grid_value(g, r + i / cols, i % cols)) {
+                status = -1;
                 s->bad_r = r + i / cols, s->bad_c = i % cols;
             }
         }
     }
+    s->sum = sum;
+    s->status = status;
     free(buf);
     return NULL;
 }
