@@ -750,6 +750,18 @@ CASE(c_valid_minimal)
     model_t m; memset(&m, 0, sizeof m); m.ver = 1; from_model(o, &m);
 }
 CASE(c_valid_trailing_bytes) { BASE(1); put_bytes(o, "trailing garbage", 16); }
+/* netCDF-C takes a file that starts with a classic magic number as
+ * classic and looks for no HDF5 signature at 512, 1024, ... */
+CASE(c_valid_hdf5_sig_after)
+{
+    size_t at = 512;
+    BASE(1);
+    while (at < o->n)
+        at *= 2;                /* where HDF5's signature may stand */
+    put_zeros(o, at - o->n);
+    put_bytes(o, "\211HDF\r\n\032\n", 8);
+    put_zeros(o, 504);
+}
 CASE(c_pad_nonzero_name) { BASE(1); o->b[L.dname[1] + 4 + 1] = 'z'; }
 CASE(c_pad_nonzero_att) { BASE(1); o->b[L.gatt[0].vals + 7] = 0x7f; }
 
@@ -886,6 +898,8 @@ static const kase cases[] = {
     K(valid_cdf2, "NC_NOERR", "NC_NOERR", "control: the well-formed CDF-2 base file"),
     K(valid_cdf5, "NC_NOERR", "NC_NOERR", "control: the well-formed CDF-5 base file"),
     K(valid_minimal, "NC_NOERR", "NC_NOERR", "control: 32-byte header, everything ABSENT"),
+    K(valid_hdf5_sig_after, "NC_NOERR", "NC_NOERR",
+      "CDF-1 base file, then an HDF5 signature at 512 (classic by its magic)"),
     K(valid_trailing_bytes, "NC_NOERR", "NC_NOERR", "control: bytes after the data are ignored"),
     K(pad_nonzero_name, "NC_NOERR", "NC_NOERR", "non-zero name padding: tolerated, as netCDF-C does"),
     K(pad_nonzero_att, "NC_NOERR", "NC_NOERR", "non-zero attribute value padding: tolerated, as netCDF-C does"),
