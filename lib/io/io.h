@@ -91,10 +91,11 @@ size_t ncsi_pc_page_size(const ncs_pc *pc);
  * evicted. */
 void ncsi_pc_reserve(ncs_pc *pc, int n);
 /* For a read of [off, off+n) about to be made piece by piece across a
- * page boundary: what the two pages at the boundary lack of it is loaded
- * now in one transfer, when it runs on across the boundary (a row that
- * straddles two pages is otherwise a read in each); otherwise nothing is
- * done.  The status of that transfer. */
+ * page boundary: what the two pages at the boundary lack of it (of the
+ * second page, as far as n reaches into it) is loaded now in one
+ * transfer, when it runs on across the boundary (a row that straddles
+ * two pages is otherwise a read in each); otherwise nothing is done.
+ * The status of that transfer. */
 int  ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n);
 /* [off, off+n) will be read soon: unless the cache holds it, the system
  * is told (the byte-I/O object's willneed), so that the reads of many

@@ -239,16 +239,27 @@ uint64_t ncsi_pc_logical_size(ncs_pc *pc)
     return pc->lsize;
 }
 
-/* Reads n bytes at off straight from the file, zero-filling past its end. */
-static int raw_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
+/* Reads the file's bytes from off into the buffers of v in turn, straight
+ * from the file, zero-filling past its end. */
+static int raw_readv(ncs_pc *pc, uint64_t off, const struct iovec *v, int cnt)
 {
     size_t got = 0;
-    int status = ncsi_io_read(pc->io, off, buf, n, &got);
+    int status = ncsi_io_readv(pc->io, off, v, cnt, &got);
     if (status != NCS_NOERR)
         return status;
-    if (got < n)
-        memset((char *)buf + got, 0, n - got);
+    for (int i = 0; i < cnt; i++) {
+        size_t k = got < v[i].iov_len ? got : v[i].iov_len;
+        if (k < v[i].iov_len)
+            memset((char *)v[i].iov_base + k, 0, v[i].iov_len - k);
+        got -= k;
+    }
     return NCS_NOERR;
+}
+
+static int raw_read(ncs_pc *pc, uint64_t off, void *buf, size_t n)
+{
+    struct iovec v = { buf, n };
+    return raw_readv(pc, off, &v, 1);
 }
 
 static int page_writeback(ncs_pc *pc, page *p)
@@ -323,20 +334,33 @@ static void set_window(ncs_pc *pc, const page *p, size_t lo, size_t hi)
  * last: loaded blocks between are clean (only full pages are written to),
  * so reading them again changes nothing, and costs less than a second
  * read. */
+/* A load of the file's blocks [b0, b1): the misses run on when it starts
+ * at the block after the last load's end. */
+static void note_load(ncs_pc *pc, uint64_t b0, uint64_t b1)
+{
+    pc->run = b0 == pc->next ? pc->run + 1 : 0;
+    pc->next = b1;
+}
+
+/* p now holds its bytes [lo, hi) (whole blocks). */
+static void mark_loaded(ncs_pc *pc, page *p, size_t lo, size_t hi)
+{
+    p->have |= block_mask(pc, lo, hi);
+    p->full = p->have == pc->all;
+    p->hits = 0;
+}
+
 static int load_blocks(ncs_pc *pc, page *p, uint64_t load)
 {
     uint64_t g = p->pno * (uint64_t)pc->nblocks;
     size_t lo = (size_t)__builtin_ctzll(load) << pc->bshift;
     size_t hi = (size_t)(64 - __builtin_clzll(load)) << pc->bshift;
     int status;
-    pc->run = g + (lo >> pc->bshift) == pc->next ? pc->run + 1 : 0;
-    pc->next = g + (hi >> pc->bshift);
+    note_load(pc, g + (lo >> pc->bshift), g + (hi >> pc->bshift));
     status = raw_read(pc, p->pno * pc->psize + lo, p->buf + lo, hi - lo);
     if (status != NCS_NOERR)
         return status;
-    p->have |= block_mask(pc, lo, hi);
-    p->full = p->have == pc->all;
-    p->hits = 0;
+    mark_loaded(pc, p, lo, hi);
     return NCS_NOERR;
 }
 
@@ -434,7 +458,7 @@ static int page_get_part(ncs_pc *pc, uint64_t pno, size_t lo, size_t hi, page **
 int ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n)
 {
     uint64_t pno = off >> pc->pshift, lo = off & (pc->psize - 1), need, amiss, bmiss;
-    size_t alo, bhi, got = 0;
+    size_t alo, bhi;
     page *a, *b;
     struct iovec v[2];
     int status;
@@ -470,26 +494,12 @@ int ncsi_pc_want(ncs_pc *pc, uint64_t off, uint64_t n)
     v[0].iov_len = pc->psize - alo;
     v[1].iov_base = b->buf;
     v[1].iov_len = bhi;
-    status = ncsi_io_readv(pc->io, pno * pc->psize + alo, v, 2, &got);
-    if (status != NCS_NOERR)
+    if ((status = raw_readv(pc, pno * pc->psize + alo, v, 2)) != NCS_NOERR)
         return status;
-    if (got < v[0].iov_len + v[1].iov_len) {
-        /* past the end of the file: zeros, as raw_read gives */
-        size_t n0 = v[0].iov_len;
-        if (got < n0)
-            memset(a->buf + alo + got, 0, n0 - got);
-        memset(b->buf + (got > n0 ? got - n0 : 0), 0, bhi - (got > n0 ? got - n0 : 0));
-    }
-    a->have |= block_mask(pc, alo, pc->psize);
-    b->have |= block_mask(pc, 0, bhi);
-    a->full = a->have == pc->all;
-    b->full = b->have == pc->all;
-    a->hits = b->hits = 0;
-    {
-        uint64_t g = pno * (uint64_t)pc->nblocks + (alo >> pc->bshift);
-        pc->run = g == pc->next ? pc->run + 1 : 0;
-        pc->next = (pno + 1) * (uint64_t)pc->nblocks + (bhi >> pc->bshift);
-    }
+    mark_loaded(pc, a, alo, pc->psize);
+    mark_loaded(pc, b, 0, bhi);
+    note_load(pc, pno * (uint64_t)pc->nblocks + (alo >> pc->bshift),
+              (pno + 1) * (uint64_t)pc->nblocks + (bhi >> pc->bshift));
     return NCS_NOERR;
 }
 

@@ -480,8 +480,7 @@ static int cl_probe(ncs_io *io, uint64_t size, int *claims)
         return NCS_NOERR;
     if ((status = ncsi_io_read(io, 0, magic, 4, &got)) != NCS_NOERR)
         return status;
-    if (got == 4 && memcmp(magic, "CDF", 3) == 0 &&
-        (magic[3] == 1 || magic[3] == 2 || magic[3] == 5))
+    if (got == 4 && ncsi_cl_magic(magic))
         *claims = NCSI_CLAIM_SURE;
     return NCS_NOERR;
 }

@@ -48,6 +48,7 @@
 
 #include "store.h"
 #include "io.h"
+#include <string.h>
 
 #define NCSI_TAG_DIM 0x0A
 #define NCSI_TAG_VAR 0x0B
@@ -75,6 +76,12 @@ void ncsi_hdr_encode(const ncs_model *m, int version, unsigned char *buf);
  * variable after the previous one, records after the fixed data; fills in
  * begin_var, begin_rec and recsize.  NCS_ENOTNC when they overlap. */
 int ncsi_hdr_check_layout(const ncs_model *m, ncs_layout *lay);
+/* Whether the 4 bytes at m are a classic magic number: "CDF" and a
+ * version byte of 1, 2 or 5. */
+static inline int ncsi_cl_magic(const unsigned char *m)
+{
+    return memcmp(m, "CDF", 3) == 0 && (m[3] == 1 || m[3] == 2 || m[3] == 5);
+}
 /* Decodes the header of the file in io (fsize bytes long) into m, its
  * version and layout.  The file's leading bytes it read are handed to pc
  * (NULL: none), which then has them without reading them again. */

@@ -68,14 +68,11 @@ static int get_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n,
     /* page by page, decoding straight from the cached pages (fast path: the
      * general code below copies through the scratch buffer) */
     if (ncsi_fastpath && (fstep > 1 || (n - 1) * gap + xsz <= IN_PAGE_MAX)) {
-        /* the elements up to the next page's end, in one read where they
-         * miss across a boundary */
-        if (gap < PAGE_SIZE) {
-            uint64_t ext = (n - 1) * gap + xsz;
-            status = ncsi_pc_want(x->cl->pc, off, ext < 2 * PAGE_SIZE ? ext : 2 * PAGE_SIZE);
-            if (status != NCS_NOERR)
-                return status;
-        }
+        /* the elements in the next page, in one read with this one's
+         * where they miss across a boundary */
+        if (gap < PAGE_SIZE &&
+            (status = ncsi_pc_want(x->cl->pc, off, (n - 1) * gap + xsz)) != NCS_NOERR)
+            return status;
         return ncsi_cl_decode_paged(x->cl->pc, off, n, gap, xsz,
                                     ncsi_cl_run_decoder(v->type, x->memtype, x->f->version,
                                                         (ptrdiff_t)fstep, mstep),

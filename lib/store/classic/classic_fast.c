@@ -436,10 +436,7 @@ int ncsi_cl_get_vara(ncs_file *f, int varid, const size_t *start, const size_t *
             if (in + span > PAGE_SIZE) {
                 /* the run straddles two pages: they load in one read,
                  * with the rows that follow in the next one */
-                uint64_t ext = span;
-                if (gap1 < PAGE_SIZE && n1 - i > 1)
-                    ext = (n1 - i - 1) * gap1 < 2 * PAGE_SIZE ? (n1 - i - 1) * gap1 + span
-                                                              : 2 * PAGE_SIZE;
+                uint64_t ext = gap1 < PAGE_SIZE ? (n1 - i - 1) * gap1 + span : span;
                 if ((status = ncsi_pc_want(cl->pc, o, ext)) != NCS_NOERR)
                     return status;
                 status = ncsi_cl_decode_paged(cl->pc, o, n0, q.gap[0],

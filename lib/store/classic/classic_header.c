@@ -641,7 +641,7 @@ int ncsi_hdr_decode(ncs_io *io, uint64_t fsize, ncs_pc *pc, ncs_model *m, int *v
         status = BAD(&r, 0, NCS_ENOTNC, "not \"CDF\": not a netCDF classic file");
         goto done;
     }
-    if (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5) {
+    if (!ncsi_cl_magic(r.buf)) {
         status = BAD(&r, 3, NCS_ENOTNC, "version byte %u (1, 2 or 5 expected)", r.buf[3]);
         goto done;
     }
