@@ -41,12 +41,26 @@ int ncsi_filters_decode(const ncs_filter *pipe, int nf, unsigned mask, size_t es
  * run it on the pool's threads for several chunks at once; write stores
  * those bytes as chunk idx.  Without them the cache calls store, which
  * does both, one chunk at a time. */
+typedef struct ncs_chunk_want {
+    uint64_t idx, off, n;
+} ncs_chunk_want;
 typedef struct ncs_chunk_ops {
     int (*load)(void *owner, uint64_t idx, unsigned char *buf, size_t size);
     int (*store)(void *owner, uint64_t idx, const unsigned char *buf, size_t size);
     int (*encode)(void *owner, const unsigned char *buf, size_t size,
                   unsigned char **out, size_t *outn);
     int (*write)(void *owner, uint64_t idx, const unsigned char *data, size_t n);
+    /* optional (NULL: nothing): the chunks of w[0..n), none in the cache,
+     * will be loaded soon in that order (or, where w[i].n > 0, bytes
+     * [off, off + n) of the decoded form read by read_part); the store
+     * may start reading them (a hint) */
+    void (*willneed)(void *owner, const struct ncs_chunk_want *w, size_t n);
+    /* optional (NULL: never): reads bytes [off, off + n) of chunk idx's
+     * decoded form (off and n whole elements) into buf from the file,
+     * past the cache, setting *done; *done 0 when it cannot (the chunk is
+     * filtered, or the store does not know where it is): load it then */
+    int (*read_part)(void *owner, uint64_t idx, uint64_t off, unsigned char *buf, size_t n,
+                     int *done);
 } ncs_chunk_ops;
 typedef struct ncs_cache_counters {
     unsigned long long hits, misses, evictions, bytes_read, bytes_written;
@@ -117,6 +131,9 @@ typedef struct ncs_chunkvar {
     uint64_t *estride;           /* element stride of dim d in a chunk */
     uint64_t *grid;              /* chunks along each dimension (dim 0 of a
                                     record variable: unbounded, unused) */
+    int unlocated;               /* set by the store when it cannot say where
+                                    this variable's chunks are: willneed and
+                                    read_part would do nothing */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many

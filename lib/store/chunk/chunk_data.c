@@ -189,6 +189,12 @@ typedef struct cx {
     int version;
     uint64_t *done;              /* a compressed put's whole chunks, or NULL */
     size_t ndone;
+    /* a get reading parts of chunks past the cache (announce below):
+     * chunkp then holds the chunk's bytes from coff on */
+    int direct;
+    size_t coff;
+    unsigned char *part;
+    size_t partcap;
 } cx;
 
 /* The walk of chunk_part_pooled: s the request, ahead the pool's lists. */
@@ -224,7 +230,7 @@ static int block_in_chunk(void *ctx, const ncs_block *b)
 {
     cx *x = ctx;
     size_t esz = x->ck->esz;
-    const unsigned char *cp = x->chunkp + b->elem * esz;
+    const unsigned char *cp = x->chunkp + (b->elem * esz - x->coff);
     unsigned char *mp = x->buf + (x->mbase + b->moff) * (ptrdiff_t)x->msz;
     ptrdiff_t crow = (ptrdiff_t)(b->rfstep * esz), mrow = b->rmstep * (ptrdiff_t)x->msz;
     NCSI_ASSERT(b->rrec == 0);
@@ -253,6 +259,45 @@ static int block_in_chunk(void *ctx, const ncs_block *b)
     return NCS_NOERR;
 }
 
+/* The bytes of a chunk's decoded form from the first element of its part
+ * sub to the last: [*off, *off + *n). */
+static void part_span(const ncs_chunkvar *ck, const ncs_slab *sub, uint64_t *off, uint64_t *n)
+{
+    uint64_t lo = 0, hi = 0;
+    for (int d = 0; d < ck->ndims; d++) {
+        lo += sub->start[d] * ck->estride[d];
+        hi += (sub->start[d] + (sub->count[d] - 1) * sub->stride[d]) * ck->estride[d];
+    }
+    *off = lo * ck->esz;
+    *n = (hi - lo + 1) * ck->esz;
+}
+
+/* Moves a get's part of chunk idx, not in the cache, from the file past
+ * the cache when the store can; *done says whether it did. */
+static int part_direct(cx *x, uint64_t idx, const ncs_slab *sub, ptrdiff_t moff, int *done)
+{
+    ncs_chunkvar *ck = x->ck;
+    uint64_t off, n;
+    int status;
+    part_span(ck, sub, &off, &n);
+    if (n > x->partcap) {
+        unsigned char *p = ncsi_realloc(x->part, (size_t)n);
+        if (p == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        x->part = p;
+        x->partcap = (size_t)n;
+    }
+    status = ck->ops->read_part(ck, idx, off, x->part, (size_t)n, done);
+    if (status != NCS_NOERR || !*done)
+        return status;
+    x->chunkp = x->part;
+    x->coff = (size_t)off;
+    x->mbase = moff;
+    status = ncsi_slab_blocks(sub, ck->cdsz, block_in_chunk, x);
+    x->coff = 0;
+    return status;
+}
+
 static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
 {
     cx *x = ctx;
@@ -277,6 +322,12 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     }
     if (x->put)
         mode = whole ? NCSI_CACHE_OVERWRITE : NCSI_CACHE_WRITE;
+    if (x->direct && !ncsi_cache_has(ck, idx)) {
+        int done = 0;
+        status = part_direct(x, idx, sub, moff, &done);
+        if (status != NCS_NOERR || done)
+            return status;
+    }
     status = ncsi_cache_get(ck, ck->ops, idx, ck->chunk_bytes, mode, &x->chunkp, &ref);
     if (status != NCS_NOERR)
         return status;
@@ -320,12 +371,78 @@ static int chunk_part_pooled(void *ctx, const uint64_t *ccoord, const ncs_slab *
     return chunk_part(&x->x, ccoord, sub, moff);
 }
 
+/* ---- a cold get's chunks, announced; parts read past the cache ------------------
+ * A get spanning several chunks whose first chunk is not in the cache
+ * tells the store (its willneed slot) of each chunk of the request not in
+ * the cache before it loads any, so that their reads are in flight
+ * together rather than one after another.  When the chunks a get touches
+ * hold more than the cache's whole budget, they would evict one another
+ * before any was used again: then, where the store can (read_part, for
+ * unfiltered chunks), the get reads of each chunk not in the cache only
+ * its part's span (first element to last) and announces those spans.  A
+ * point from each of 1,000 records of 96 KB chunks is then 1,000 reads of
+ * a few bytes, not 96 MB.  At most ANNOUNCE_MAX chunks are announced. */
+#define ANNOUNCE_MAX 4096
+#define ANNOUNCE_STOP 1          /* ends the walk; not a status */
+
+typedef struct announcer {
+    ncs_chunkvar *ck;
+    int direct;
+    ncs_chunk_want *w;
+    size_t n;
+} announcer;
+
+static int announce_one(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, ptrdiff_t moff)
+{
+    announcer *a = ctx;
+    ncs_chunk_want *w = &a->w[a->n];
+    (void)moff;
+    if (a->n == ANNOUNCE_MAX)
+        return ANNOUNCE_STOP;
+    w->idx = chunk_index(a->ck, ccoord);
+    if (!ncsi_cache_has(a->ck, w->idx)) {
+        w->off = w->n = 0;
+        if (a->direct)
+            part_span(a->ck, sub, &w->off, &w->n);
+        a->n++;
+    }
+    return NCS_NOERR;
+}
+
+/* Announces the get s of ck when its first chunk is not cached; returns
+ * whether the get is to read parts past the cache. */
+static int announce(ncs_chunkvar *ck, const ncs_slab *s)
+{
+    uint64_t first[NCS_MAX_VAR_DIMS], chunks = 1, fit = ncsi_cache_budget() / ck->chunk_bytes;
+    announcer a = { ck, 0, NULL, 0 };
+    for (int d = 0; d < ck->ndims; d++) {
+        uint64_t last = s->start[d] + (s->count[d] - 1) * s->stride[d];
+        uint64_t along = last / ck->chunk[d] - s->start[d] / ck->chunk[d] + 1;
+        first[d] = s->start[d] / ck->chunk[d];
+        chunks = chunks > UINT64_MAX / along ? UINT64_MAX : chunks * along;
+    }
+    if (ncsi_cache_has(ck, chunk_index(ck, first)))
+        return 0;
+    a.direct = ck->ops->read_part != NULL && ck->nf == 0 && chunks > fit;
+    a.w = ncsi_malloc((chunks < ANNOUNCE_MAX ? (size_t)chunks : ANNOUNCE_MAX) * sizeof *a.w);
+    if (a.w == NULL)
+        return a.direct;         /* a hint: the get goes on without it */
+    (void)ncsi_slab_chunks(s, ck->chunk, announce_one, &a);
+    if (a.n > 0)
+        ck->ops->willneed(ck, a.w, a.n);
+    free(a.w);
+    return a.direct;
+}
+
 /* Not inlined: ncsi_chunk_get's common case is then a jump here. */
 __attribute__((noinline)) static int move(ncs_chunkvar *ck, const ncs_slab *s, int memtype,
-                                          unsigned char *buf, int put, int version)
+                                          unsigned char *buf, int put, int version,
+                                          int direct)
 {
-    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version, NULL, 0 };
+    cx x = { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, put, 0, version, NULL, 0,
+             direct, 0, NULL, 0 };
     int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
+    free(x.part);
     if (status == NCS_NOERR && x.erange)
         status = NCS_ERANGE;
     return status;
@@ -338,9 +455,9 @@ __attribute__((noinline)) static int get_compressed(ncs_chunkvar *ck, const ncs_
 {
     int status;
     if (ncsi_pool_size() < 2 || !spans_chunks(ck, s))
-        return move(ck, s, memtype, buf, 0, version);
+        return move(ck, s, memtype, buf, 0, version, 0);
     cx_pooled x = { { ck, memtype, ncsi_type_size(memtype), buf, NULL, 0, 0, 0, version,
-                      NULL, 0 }, 0,
+                      NULL, 0, 0, 0, NULL, 0 }, 0,
                     0, s, NULL };
     status = ncsi_slab_chunks(s, ck->chunk, chunk_part_pooled, &x);
     if (x.ahead != NULL)
@@ -352,9 +469,13 @@ __attribute__((noinline)) static int get_compressed(ncs_chunkvar *ck, const ncs_
 
 int ncsi_chunk_get(ncs_chunkvar *ck, const ncs_slab *s, int memtype, void *buf, int version)
 {
+    int direct = 0;
+    if (ck->ops->willneed != NULL && !__atomic_load_n(&ck->unlocated, __ATOMIC_RELAXED) &&
+        spans_chunks(ck, s))
+        direct = announce(ck, s);
     if (ck->nf > 0)
         return get_compressed(ck, s, memtype, buf, version);
-    return move(ck, s, memtype, buf, 0, version);
+    return move(ck, s, memtype, buf, 0, version, direct);
 }
 
 /* A put of a compressed variable spanning several chunks, with several pool
@@ -366,7 +487,7 @@ __attribute__((noinline)) static int put_compressed(ncs_chunkvar *ck, const ncs_
 {
     uint64_t done[PUT_GROUP];
     cx x = { ck, memtype, ncsi_type_size(memtype), (unsigned char *)buf, NULL, 0, 1, 0,
-             version, done, 0 };
+             version, done, 0, 0, 0, NULL, 0 };
     int status = ncsi_slab_chunks(s, ck->chunk, chunk_part, &x);
     if (status == NCS_NOERR && x.ndone > 0)
         status = ncsi_cache_write_back(ck, x.done, x.ndone);
@@ -381,7 +502,7 @@ int ncsi_chunk_put(ncs_chunkvar *ck, const ncs_slab *s, int memtype, const void 
     if (ck->nf > 0 && ncsi_pool_size() >= 2 && spans_chunks(ck, s))
         return put_compressed(ck, s, memtype, buf, version);
     /* a put only reads buf: move() writes through it for gets alone */
-    return move(ck, s, memtype, (unsigned char *)buf, 1, version);
+    return move(ck, s, memtype, (unsigned char *)buf, 1, version, 0);
 }
 
 int ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64_t *dsz,
@@ -390,7 +511,7 @@ int ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64
 {
     /* runs never reach the cache, so ck is only read */
     cx x = { (ncs_chunkvar *)ck, memtype, ncsi_type_size(memtype), buf, tmp, 0, put, 0,
-             version, NULL, 0 };
+             version, NULL, 0, 0, 0, NULL, 0 };
     int status = ncsi_slab_runs(dense, dsz, run_in_chunk, &x);
     if (x.erange)
         *erange = 1;

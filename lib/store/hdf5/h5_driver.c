@@ -432,6 +432,41 @@ int ncsi_h5j_commit(void *handle, int durable)
     return status;
 }
 
+/* ---- reads beside HDF5 (h5_chunkaddr.c) ----------------------------------------
+ * A file opened read-only never changes under the driver: its deferred
+ * pages (a killed commit's journal seen through) are set at the open, so
+ * these reads take no lock and run on any thread, beside HDF5's. */
+
+int ncsi_h5j_readonly(void *handle)
+{
+    return !((jfile *)handle)->writable;
+}
+
+uint64_t ncsi_h5j_eof(void *handle)
+{
+    return ((jfile *)handle)->eof;
+}
+
+int ncsi_h5j_pread(void *handle, uint64_t addr, void *buf, size_t n)
+{
+    jfile *f = handle;
+    int status;
+    NCSI_ASSERT(!f->writable);
+    if (addr > MAXADDR || n > MAXADDR - addr)
+        return NCS_ERR(NCS_EHDFERR);
+    status = read_full(f, buf, n, addr);
+    if (status == NCS_NOERR && f->npages > 0)
+        overlay(f, addr, n, buf, NULL);
+    return status;
+}
+
+void ncsi_h5j_willneed(void *handle, uint64_t addr, uint64_t n)
+{
+    jfile *f = handle;
+    if (f->io->m->willneed != NULL && f->npages == 0)
+        f->io->m->willneed(f->io, addr, n);
+}
+
 /* ---- the driver's callbacks ------------------------------------------------------ */
 
 static void jfile_free(jfile *f)

@@ -79,6 +79,7 @@
     X(H5Fclose) \
     X(H5Fcreate) \
     X(H5Fflush) \
+    X(H5Fget_create_plist) \
     X(H5Fget_info2) \
     X(H5Fget_vfd_handle) \
     X(H5Fopen) \
@@ -97,6 +98,8 @@
     X(H5Pget_layout) \
     X(H5Pget_mdc_config) \
     X(H5Pget_nfilters) \
+    X(H5Pget_sizes) \
+    X(H5Pget_userblock) \
     X(H5Pset_attr_creation_order) \
     X(H5Pset_chunk) \
     X(H5Pset_chunk_cache) \
@@ -216,6 +219,7 @@ int ncsi_nc4_init(void);
 #define H5Fclose NCSI_H5_USE(H5Fclose)
 #define H5Fcreate NCSI_H5_USE(H5Fcreate)
 #define H5Fflush NCSI_H5_USE(H5Fflush)
+#define H5Fget_create_plist NCSI_H5_USE(H5Fget_create_plist)
 #define H5Fget_info2 NCSI_H5_USE(H5Fget_info2)
 #define H5Fget_vfd_handle NCSI_H5_USE(H5Fget_vfd_handle)
 #define H5Fopen NCSI_H5_USE(H5Fopen)
@@ -234,6 +238,8 @@ int ncsi_nc4_init(void);
 #define H5Pget_layout NCSI_H5_USE(H5Pget_layout)
 #define H5Pget_mdc_config NCSI_H5_USE(H5Pget_mdc_config)
 #define H5Pget_nfilters NCSI_H5_USE(H5Pget_nfilters)
+#define H5Pget_sizes NCSI_H5_USE(H5Pget_sizes)
+#define H5Pget_userblock NCSI_H5_USE(H5Pget_userblock)
 #define H5Pset_attr_creation_order NCSI_H5_USE(H5Pset_attr_creation_order)
 #define H5Pset_chunk NCSI_H5_USE(H5Pset_chunk)
 #define H5Pset_chunk_cache NCSI_H5_USE(H5Pset_chunk_cache)

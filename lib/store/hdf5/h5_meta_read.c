@@ -640,6 +640,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
         /* the dataset stays in the list too: later variables may look
          * for it among the dimension scales */
         cv->dset = d->ds;
+        cv->ohdr = d->addr;
         cv->scale_dim = d->is_scale ? d->dimid : -1;
         d->owned = 1;
         cv->h5name = ncsi_strdup(d->name);

@@ -77,6 +77,7 @@ cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims)
     v->varid = varid;
     v->dset = -1;
     v->scale_dim = -1;
+    v->ohdr = HADDR_UNDEF;
     cs->vars[varid] = v;
     if (varid >= cs->nvars)
         cs->nvars = varid + 1;
@@ -88,6 +89,7 @@ static void cvar_free(cvar *v)
     if (v == NULL)
         return;
     free(v->h5name);
+    ncsi_h5_ctab_free(v->ctab);
     free(v);
 }
 

@@ -82,6 +82,12 @@ typedef struct cvar {
      * written with HDF5 selections), so small requests are served from
      * memory */
     int blocked;
+    /* where the chunks are, read by h5_chunkaddr.c from the file's bytes
+     * (read-only files): ohdr the dataset's object header address
+     * (HADDR_UNDEF: unknown), ctab the table once ctab_state says ready */
+    haddr_t ohdr;
+    struct ncsi_ctab *ctab;
+    int ctab_state;
     uint64_t dimv[];             /* storage of the arrays of the cvar and ck */
 } cvar;
 
@@ -103,6 +109,11 @@ struct chunked {
     int nofill;                  /* NCS_NOFILL when the layout was made */
     int strict;                  /* classic-model file: _nc3_strict */
     int version;
+    /* for h5_chunkaddr.c, once geo_state is 1: the sizes of the file's
+     * addresses and lengths, and the address addresses count from */
+    int geo_state;               /* 0 not asked, 1 known, -1 unusable */
+    unsigned sizeof_addr, sizeof_size;
+    uint64_t base;
 };
 
 /* The NAME attribute of a dimension's own dataset (no coordinate
@@ -111,6 +122,26 @@ struct chunked {
 /* The link-name prefix of a variable named like a dimension it is not the
  * coordinate variable of: the dimension's scale holds the plain name. */
 #define NON_COORD_PREFIX "_nc4_non_coord_"
+
+/* ---- h5_chunkaddr.c --------------------------------------------------------
+ * A read-only file's chunk index read from the file's own bytes, as
+ * lookups need its nodes. */
+typedef struct ncsi_caddr {
+    uint64_t idx;                /* the chunk's place in the grid */
+    uint64_t addr;               /* absolute address of its stored bytes */
+    uint32_t size;               /* how many */
+    uint32_t mask;               /* filters skipped, as HDF5 records it */
+} ncsi_caddr;
+typedef struct ncsi_ctab ncsi_ctab;
+/* Sets *tp to cv's index, NULL when there is none to have (a writable
+ * file, an index other than a version-1 B-tree, a header this reader does
+ * not know): HDF5's own calls then find each chunk.  NCS_EHDFERR (and *tp
+ * NULL) when the index's root is damaged. */
+int ncsi_h5_ctab(cvar *cv, const ncsi_ctab **tp);
+/* Looks up chunk idx: *found 0 when the file stores none, else 1 with *e
+ * its entry.  NCS_EHDFERR when a node on the way is damaged. */
+int ncsi_h5_ctab_find(const ncsi_ctab *t, uint64_t idx, ncsi_caddr *e, int *found);
+void ncsi_h5_ctab_free(ncsi_ctab *t);
 
 /* ---- h5_meta.c ------------------------------------------------------------ */
 int  ncsi_nc4_create(const char *path, int cmode, hid_t *fidp);
@@ -177,6 +208,13 @@ int  ncsi_h5j_commit(void *handle, int durable);
  * holds) the driver keeps in memory until the next commit; past that, raw
  * data go to the file directly.  0 until set. */
 void ncsi_h5j_limit(void *handle, size_t bytes);
+/* For a file opened read-only: whether it is; its size as HDF5 sees it;
+ * n bytes at (absolute) address addr as HDF5 would read them, on any
+ * thread without HDF5's lock; a hint that n bytes at addr will be read. */
+int  ncsi_h5j_readonly(void *handle);
+uint64_t ncsi_h5j_eof(void *handle);
+int  ncsi_h5j_pread(void *handle, uint64_t addr, void *buf, size_t n);
+void ncsi_h5j_willneed(void *handle, uint64_t addr, uint64_t n);
 
 /* ---- h5_data.c ------------------------------------------------------------ */
 /* The loads and stores of a cvar's chunks in the cache (owner: &cvar.ck). */
