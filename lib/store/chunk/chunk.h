@@ -134,6 +134,10 @@ typedef struct ncs_chunkvar {
     int unlocated;               /* set by the store when it cannot say where
                                     this variable's chunks are: willneed and
                                     read_part would do nothing */
+    uint64_t loads;              /* chunks the store has loaded (its load
+                                    slot adds one, on any thread) */
+    uint64_t loads_seen;         /* loads when a get last found its first
+                                    chunk cached (chunk_data.c) */
     /* one-element fast path: the pinned chunk pidx, whose first element is
      * at plo[], at pptr (NULL: none); lim[] bounds each index (the record
      * count for dimension 0 of a record variable); pext[d] is how many

@@ -122,6 +122,7 @@ static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size
     const ncsi_ctab *t;
     int status = NCS_NOERR;
 
+    __atomic_add_fetch(&v->ck.loads, 1, __ATOMIC_RELAXED);
     if (v->blocked && v->dset >= 0)
         return block_io(v, idx, buf, size, 0);
     if (v->dset >= 0) {

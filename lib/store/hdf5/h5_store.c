@@ -78,6 +78,7 @@ cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims)
     v->dset = -1;
     v->scale_dim = -1;
     v->ohdr = HADDR_UNDEF;
+    v->ck.loads_seen = UINT64_MAX;   /* the first get asks the cache */
     cs->vars[varid] = v;
     if (varid >= cs->nvars)
         cs->nvars = varid + 1;
