@@ -224,6 +224,12 @@ static uint64_t places(const cvar *cv)
     return n;
 }
 
+/* Whether cv is stored in chunks (not contiguous or compact). */
+static int chunked_var(const cvar *cv)
+{
+    return cv != NULL && !cv->blocked && !cv->st.contiguous && !cv->st.compact;
+}
+
 static cvar *cvar_of(int ncid, int varid)
 {
     ncs_file *f = ncsi_file_get(ncid);
@@ -288,7 +294,7 @@ static void compare_file(const char *path, const char *copy, int nnames,
         OK(ncs_inq_varname(id, varid, name));
         for (int i = 0; i < nnames; i++)
             wanted |= strcmp(which[i], name) == 0;
-        if (!wanted || cv == NULL || cv->blocked)
+        if (!wanted || !chunked_var(cv))
             continue;
         list_hdf5(path, cv->h5name, cv, &l);
         l.values = malloc((l.nvalues ? l.nvalues : 1) * sizeof *l.values);
@@ -384,7 +390,7 @@ static void damaged(const char *src, const char *dst, int rounds)
         for (int varid = 0; varid < nvars; varid++) {
             cvar *cv = cvar_of(id, varid);
             const ncsi_ctab *t;
-            if (cv == NULL || cv->blocked)
+            if (!chunked_var(cv))
                 continue;
             int st = ncsi_h5_ctab(cv, &t);
             CHECK(st == NCS_NOERR || (st == NCS_EHDFERR && t == NULL), "round %d: %d", r, st);
