@@ -414,24 +414,24 @@ static int announce_one(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, 
  * first chunk cached notes the variable's load count, and until the store
  * loads another chunk of it the gets that follow are taken to be warm and
  * ask nothing of the cache (ncsi_chunk_get: the lookup and this function
- * cost 420 instructions on a warm 10x1x1x1 get of 3,100, now 15).  Another variable's loads may
- * evict this one's chunks meanwhile: the next get then goes unannounced,
+ * cost 420 instructions on a warm 10x1x1x1 get of 3,100, now 15).
+ * Another variable's loads may evict this one's chunks meanwhile: the next get then goes unannounced,
  * and its own loads make the one after it ask again. */
 __attribute__((noinline)) static int announce(ncs_chunkvar *ck, const ncs_slab *s)
 {
     uint64_t first[NCS_MAX_VAR_DIMS], chunks = 1, fit;
     uint64_t loads = __atomic_load_n(&ck->loads, __ATOMIC_RELAXED);
     announcer a = { ck, 0, NULL, 0 };
-    for (int d = 0; d < ck->ndims; d++)
+    for (int d = 0; d < ck->ndims; d++) {
+        uint64_t last = s->start[d] + (s->count[d] - 1) * s->stride[d];
+        uint64_t along;
         first[d] = s->start[d] / ck->chunk[d];
+        along = last / ck->chunk[d] - first[d] + 1;
+        chunks = chunks > UINT64_MAX / along ? UINT64_MAX : chunks * along;
+    }
     if (ncsi_cache_has(ck, chunk_index(ck, first))) {
         __atomic_store_n(&ck->loads_seen, loads, __ATOMIC_RELAXED);
         return 0;
-    }
-    for (int d = 0; d < ck->ndims; d++) {
-        uint64_t last = s->start[d] + (s->count[d] - 1) * s->stride[d];
-        uint64_t along = last / ck->chunk[d] - first[d] + 1;
-        chunks = chunks > UINT64_MAX / along ? UINT64_MAX : chunks * along;
     }
     fit = ncsi_cache_budget() / ck->chunk_bytes;
     a.direct = ck->ops->read_part != NULL && ck->nf == 0 && chunks > fit;
