@@ -13,6 +13,10 @@
  *   - every value read through the table is the value read through HDF5's
  *     own chunk calls (a writable copy, which has no table);
  *   - a file opened for writing has no index;
+ *   - HDF5's latest format (superblock 3, other chunk indexes) opens
+ *     read-only and reads through HDF5; a never-written dataset without a
+ *     fill value of its own reads as zeros, HDF5's default, as netCDF-C
+ *     reads it;
  *   - cold gets of many more chunks than the cache holds read only each
  *     chunk's part, past the cache, and announce the parts or chunks that
  *     lie apart (a point from each of 200 records: 200 hints, no chunk
@@ -107,14 +111,15 @@ static void make_ncslab(const char *path)
 
 /* Dimension scales and a deflated variable, as HDF5 writes them with the
  * earliest format (version-1 object headers), behind a user block. */
-static void make_hdf5(const char *path)
+static void make_hdf5(const char *path, int latest)
 {
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), fapl = H5Pcreate(H5P_FILE_ACCESS), f;
     hsize_t d[2] = { 100, 90 }, mx[2] = { H5S_UNLIMITED, 90 }, c[2] = { 7, 9 }, c1 = 10;
     hid_t sy, sx, s, p1, p, y, x, ds;
     float *buf = malloc(100 * 90 * sizeof *buf);
     H5Pset_userblock(fcpl, 512);
-    H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
+    H5Pset_libver_bounds(fapl, latest ? H5F_LIBVER_LATEST : H5F_LIBVER_EARLIEST,
+                         H5F_LIBVER_LATEST);
     f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
     sy = H5Screate_simple(1, d, mx);
     sx = H5Screate_simple(1, d + 1, NULL);
@@ -583,6 +588,44 @@ static void parts(const char *path)
     ncsi_cache_set_budget(budget);
 }
 
+/* ---- files other HDF5 writers make, as netCDF-C reads them ------------------------ */
+
+/* The latest format (superblock version 3, newer chunk indexes): opened
+ * read-only, through HDF5's own chunk calls; and in both files the scale
+ * y, never written and without a fill value of its own, reads as HDF5's
+ * default fill, zeros, as netCDF-C gives it. */
+static void foreign(const char *early, const char *latest)
+{
+    const char *paths[2] = { early, latest };
+    make_hdf5(latest, 1);
+    for (int k = 0; k < 2; k++) {
+        int id, vv, vy;
+        static float v[100 * 90];
+        int y[100];
+        size_t st[2] = { 0, 0 }, cn[2] = { 100, 90 };
+        int s = ncs_open(paths[k], NCS_NOWRITE, &id);
+        CHECK(s == NCS_NOERR, "%s: open: %s", paths[k], ncs_strerror(s));
+        if (s != NCS_NOERR)
+            continue;
+        OK(ncs_inq_varid(id, "v", &vv));
+        OK(ncs_inq_varid(id, "y", &vy));
+        OK(ncs_get(id, vv, st, cn, NULL, NULL, NCS_FLOAT, v));
+        for (int i = 0; i < 100 * 90; i++)
+            if (v[i] != (float)(i % 1000)) {
+                CHECK(0, "%s: v[%d] = %g", paths[k], i, v[i]);
+                break;
+            }
+        OK(ncs_get(id, vy, st, cn, NULL, NULL, NCS_INT, y));
+        for (int i = 0; i < 100; i++)
+            if (y[i] != 0) {
+                CHECK(0, "%s: unwritten y[%d] = %d, not HDF5's fill 0", paths[k], i, y[i]);
+                break;
+            }
+        OK(ncs_close(id));
+    }
+    unlink(latest);
+}
+
 int main(int argc, char **argv)
 {
     char a[64], e[64], w[64];
@@ -600,7 +643,7 @@ int main(int argc, char **argv)
     snprintf(w, sizeof w, "%s/w.nc", dir);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     make_ncslab(a);
-    make_hdf5(e);
+    make_hdf5(e, 0);
     compare_file(a, w, 3, names);
     compare_file(e, w, 3, names + 3);
 
@@ -615,6 +658,7 @@ int main(int argc, char **argv)
     OK(ncs_close(id));
 
     parts(w);
+    foreign(e, w);
     damaged(a, w, 150);
     damaged(e, w, 50);
 

@@ -227,6 +227,13 @@ int ncsi_nc4_open(const char *path, int write, hid_t *fidp)
     fapl = file_access_plist();
     if (fapl < 0)
         return NCS_ERR(NCS_EHDFERR);
+    /* reading, any format HDF5 reads (a high bound below a file's
+     * superblock version refuses the file; netCDF-C opens them): reading
+     * creates no object, so the bounds lay out nothing */
+    if (!write && H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0) {
+        H5Pclose(fapl);
+        return NCS_ERR(NCS_EHDFERR);
+    }
     fid = H5Fopen(path, write ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
     H5Pclose(fapl);
     if (fid < 0)

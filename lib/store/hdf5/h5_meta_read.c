@@ -287,6 +287,15 @@ static int read_storage(cvar *cv, int *nofillp)
      * does not decide it) */
     *nofillp = H5Pfill_value_defined(dcpl, &defined) >= 0 &&
                defined != H5D_FILL_VALUE_USER_DEFINED;
+    /* and what it reads where nothing was written: HDF5's default fill
+     * value, zeros, unless the fill time is "never" (netCDF-C's NC_NOFILL
+     * files; HDF5 then leaves the reader's buffer as it was, and ncslab
+     * gives the netCDF default fill value) */
+    {
+        H5D_fill_time_t when;
+        cv->zero_fill = *nofillp && defined == H5D_FILL_VALUE_DEFAULT &&
+                        H5Pget_fill_time(dcpl, &when) >= 0 && when != H5D_FILL_TIME_NEVER;
+    }
     memset(&cv->st, 0, sizeof cv->st);
     cv->ck.nf = 0;
     cv->direct = 0;

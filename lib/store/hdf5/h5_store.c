@@ -244,6 +244,8 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
     i = ncsi_find_att(&v->atts, "_FillValue");
     if (i >= 0 && v->atts.a[i].type == v->type && v->atts.a[i].nelems == 1)
         memcpy(be, v->atts.a[i].xval, ck->esz);
+    else if (cv->zero_fill)
+        memset(be, 0, ck->esz);
     else
         ncsi_default_fill(v->type, be, 1);
     ncsi_decode(v->type, be, 1, v->type, ck->fill, 1, 5);

@@ -82,6 +82,10 @@ typedef struct cvar {
      * written with HDF5 selections), so small requests are served from
      * memory */
     int blocked;
+    /* read from a file whose dataset has HDF5's default fill value (no
+     * fill value of its own) and a fill time other than "never": what was
+     * never written reads as zeros, as HDF5 gives netCDF-C */
+    int zero_fill;
     /* where the chunks are, read by h5_chunkaddr.c from the file's bytes
      * (read-only files): ohdr the dataset's object header address
      * (HADDR_UNDEF: unknown), ctab the table once ctab_state says ready */
