@@ -84,6 +84,24 @@ static int block_io(cvar *v, uint64_t idx, unsigned char *buf, size_t size, int 
     return status;
 }
 
+/* Where a read-only file's index says chunk idx is: *found 0 when it has
+ * no index for v (then v->ck.unlocated is set), or when the chunk is not
+ * stored. */
+static int chunk_entry(cvar *v, uint64_t idx, ncsi_caddr *e, int *found)
+{
+    const ncsi_ctab *t;
+    int status;
+    *found = 0;
+    if (v->blocked || v->dset < 0) {
+        __atomic_store_n(&v->ck.unlocated, 1, __ATOMIC_RELAXED);
+        return NCS_NOERR;
+    }
+    status = ncsi_h5_ctab(v, &t);
+    if (status != NCS_NOERR || t == NULL)
+        return status;
+    return ncsi_h5_ctab_find(t, idx, e, found);
+}
+
 /* Loads a chunk of a read-only file from where its table entry e says
  * (NULL: none stored), outside HDF5. */
 static int load_at(cvar *v, const ncsi_caddr *e, unsigned char *buf, size_t size)
@@ -119,22 +137,18 @@ static int chunk_load(void *owner, uint64_t idx, unsigned char *buf, size_t size
     hsize_t off[NCS_MAX_VAR_DIMS], nbytes = 0;
     uint32_t mask = 0;
     unsigned char *stored;
-    const ncsi_ctab *t;
-    int status = NCS_NOERR;
+    ncsi_caddr e;
+    int found, status = NCS_NOERR;
 
     __atomic_add_fetch(&v->ck.loads, 1, __ATOMIC_RELAXED);
     if (v->blocked && v->dset >= 0)
         return block_io(v, idx, buf, size, 0);
     if (v->dset >= 0) {
-        status = ncsi_h5_ctab(v, &t);
+        status = chunk_entry(v, idx, &e, &found);
         if (status != NCS_NOERR)
             return status;
-        if (t != NULL) {
-            ncsi_caddr e;
-            int found;
-            status = ncsi_h5_ctab_find(t, idx, &e, &found);
-            return status != NCS_NOERR ? status : load_at(v, found ? &e : NULL, buf, size);
-        }
+        if (!__atomic_load_n(&v->ck.unlocated, __ATOMIC_RELAXED))
+            return load_at(v, found ? &e : NULL, buf, size);
     }
     chunk_offset(v, idx, off);
     if (v->dset < 0 || (v->ck.ndims > 0 && off[0] >= v->extent0) ||
@@ -218,25 +232,6 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
     if (status == NCS_NOERR)
         status = chunk_write(owner, idx, out != NULL ? out : buf, n);
     free(out);
-    return status;
-}
-
-/* Where a read-only file's index says chunk idx is: *found 0 when it has
- * no index for v (then v->ck.unlocated is set), or when the chunk is not
- * stored. */
-static int chunk_entry(cvar *v, uint64_t idx, ncsi_caddr *e, int *found)
-{
-    const ncsi_ctab *t;
-    int status;
-    *found = 0;
-    if (v->blocked || v->dset < 0) {
-        __atomic_store_n(&v->ck.unlocated, 1, __ATOMIC_RELAXED);
-        return NCS_NOERR;
-    }
-    status = ncsi_h5_ctab(v, &t);
-    if (status != NCS_NOERR || t == NULL)
-        return status;
-    status = ncsi_h5_ctab_find(t, idx, e, found);
     return status;
 }
 
