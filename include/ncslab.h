@@ -621,9 +621,12 @@ int ncs_set_chunk_cache(size_t bytes);
 int ncs_get_chunk_cache(size_t *bytesp);
 /* Counters of the chunk cache since the library loaded (or the last reset):
  * lookups that hit or missed, chunks evicted, decoded bytes read from and
- * written to files.  One-element reads (ncs_get1) served from the chunk a
- * variable keeps pinned for them are not lookups and are not counted; the
- * pinned chunk (one per variable read that way) is never evicted. */
+ * written to files.  One-element reads (ncs_get1) served from the chunks a
+ * variable keeps pinned for them are not lookups and are not counted.  A
+ * variable read that way keeps pinned up to one chunk per chunk across its
+ * last dimension (a row of chunks, at most 256 and half the budget), and
+ * the pinned chunks are never evicted; when those of all variables hold
+ * more than 3/4 of the budget, variables give some back. */
 int ncs_inq_cache_stats(unsigned long long *hitsp, unsigned long long *missesp,
                         unsigned long long *evictionsp,
                         unsigned long long *bytes_readp,

@@ -1060,6 +1060,82 @@ START_TEST(test_contiguous_blocks)
 }
 END_TEST
 
+/* ---- the one-element path's pins ------------------------------------------------- */
+
+/* A row-major ncs_get1 scan through handle ncid, checking generation gen;
+ * returns the cache lookups it made. */
+static unsigned long long scan_get1(int ncid, int varid, int gen, const char *when)
+{
+    stats a = get_stats(), b;
+    for (size_t i = 0; i < NI; i++)
+        for (size_t j = 0; j < NJ; j++) {
+            size_t idx[2] = {i, j};
+            int x = 0;
+            NCS_OK(ncs_get1(ncid, varid, idx, NCS_INT, &x));
+            TU_EXPECT(x == val2(i, j, gen), "%s: v[%zu][%zu] = %d, expected %d", when, i, j,
+                      x, val2(i, j, gen));
+        }
+    b = get_stats();
+    return b.hits + b.misses - a.hits - a.misses;
+}
+
+/* ncs_get1 keeps a row of chunks pinned (chunk_data.c, "Pin slots"): a
+ * row-major scan asks the cache once per chunk, not once per chunk per
+ * row of elements; puts reach the pinned chunks; with a budget too small
+ * for the pins of two handles they let chunks go and every value still
+ * reads right, and a budget below one chunk still works. */
+START_TEST(test_get1_pins)
+{
+    char path[256];
+    int ncid, ncid2, varid;
+    unsigned long long n;
+    tu_path(path, sizeof path, PROG, "pins");
+    NCS_OK(ncs_set_chunk_cache(16u << 20));
+    ncid = make_grid(path, &varid);
+    write_columns(ncid, varid, 0);
+    n = scan_get1(ncid, varid, 0, "writable, scan 1");
+    if (fastpath_on())
+        ck_assert_msg(n == NCHUNKS, "a get1 scan of %d chunks made %llu lookups", NCHUNKS, n);
+    /* the pinned chunks are the cache's: a put writes into them */
+    write_columns(ncid, varid, 1);
+    n = scan_get1(ncid, varid, 1, "writable, after a put");
+    if (fastpath_on())
+        ck_assert_msg(n <= NCHUNKS, "a second scan made %llu lookups", n);
+    NCS_OK(ncs_close(ncid));
+
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid2));
+    n = scan_get1(ncid, varid, 1, "read-only");
+    if (fastpath_on())
+        ck_assert_msg(n == NCHUNKS, "a get1 scan of %d chunks made %llu lookups", NCHUNKS, n);
+    /* room for 4 chunks' pins a variable (half the budget): a chunk row
+     * of 6 shares slots; two handles' pins crowd the cache (beyond 3/4 of
+     * it), and their variables give back pins */
+    NCS_OK(ncs_set_chunk_cache(8 * CHUNK_BYTES));
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    for (int round = 0; round < 2; round++) {
+        n = scan_get1(ncid, varid, 1, "crowded, handle 1");
+        ck_assert_msg(n >= NCHUNKS, "%llu lookups", n);
+        scan_get1(ncid2, varid, 1, "crowded, handle 2");
+    }
+    /* the pins left room for other reads: a whole read evicts and loads */
+    {
+        stats a = get_stats(), b;
+        check_rows(ncid, varid, 1, "crowded, rows");
+        b = get_stats();
+        ck_assert_msg(b.evictions > a.evictions, "no eviction in a read of %d chunks through "
+                      "a cache of 8", NCHUNKS);
+    }
+    NCS_OK(ncs_close(ncid2));
+    NCS_OK(ncs_set_chunk_cache(1));
+    scan_get1(ncid, varid, 1, "budget of 1 byte");
+    NCS_OK(ncs_close(ncid));
+    NCS_OK(ncs_set_chunk_cache(16u << 20));
+    unlink(path);
+}
+END_TEST
+
 /* ---- default chunk shapes ---------------------------------------------------------- */
 
 typedef struct shape_case {
@@ -1419,6 +1495,7 @@ static Suite *chunked_suite(void)
     tcase_add_test(tc, test_budget_below_chunk);
     tcase_add_test(tc, test_many_files);
     tcase_add_test(tc, test_stats);
+    tcase_add_test(tc, test_get1_pins);
     tcase_add_test(tc, test_adaptive_target);
     tcase_add_test(tc, test_fill_chunks);
     tcase_add_loop_test(tc, test_memory_bound, 0, 2);

@@ -76,10 +76,13 @@ int  ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t 
 void ncsi_cache_release(void *ref);
 /* As ncsi_cache_get in read mode, and pins the entry (unpinning the entry
  * old_idx of the same owner when have_old): the pointer stays valid until
- * unpinned or dropped. */
+ * unpinned or dropped.  *crowded (when not NULL) says whether the pinned
+ * entries of all owners now hold more than 3/4 of the budget: the caller
+ * should then unpin some of its own. */
 int  ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
-                    int have_old, uint64_t old_idx, unsigned char **out);
-void ncsi_cache_unpin(void *owner, uint64_t idx);
+                    int have_old, uint64_t old_idx, unsigned char **out, int *crowded);
+/* Unpins the entries idx[0..n) of owner (those not pinned: nothing). */
+void ncsi_cache_unpin(void *owner, const uint64_t *idx, size_t n);
 /* Whether chunk idx of owner is in the cache (or being loaded). */
 int  ncsi_cache_has(void *owner, uint64_t idx);
 int  ncsi_cache_flush(void *owner);
@@ -107,8 +110,15 @@ int  ncsi_pool_set(int n);
 int  ncsi_pool_size(void);
 
 /* ---- a chunked variable's data path (chunk_data.c) ------------------------------
- * A store keeps one ncs_chunkvar per chunked variable: its geometry, fill
- * value and filters, and its pinned chunk.  Its address is the variable's
+ * A pin slot of the one-element path: chunk idx, pinned in the cache, at
+ * ptr (NULL: the slot is empty). */
+typedef struct ncs_pinslot {
+    uint64_t idx;
+    unsigned char *ptr;
+} ncs_pinslot;
+
+/* A store keeps one ncs_chunkvar per chunked variable: its geometry, fill
+ * value and filters, and its pinned chunks.  Its address is the variable's
  * owner in the cache; ops load and store a chunk's decoded bytes (which the
  * store moves to and from its file, running pipe[]).  Chunks hold elements
  * of type in native byte order (swap: the file has them the other way).
@@ -148,6 +158,13 @@ typedef struct ncs_chunkvar {
     uint64_t *plo;
     uint64_t *pext;
     uint64_t *lim;
+    /* the chunks the one-element path keeps pinned, pptr's among them:
+     * chunk idx in slot idx % npin (npin 0: none yet), so that a row-major
+     * walk across a row of chunks finds each again without the cache
+     * (chunk_data.c, "Pin slots"); slots is pin1 or allocated */
+    ncs_pinslot *slots;
+    unsigned npin;
+    ncs_pinslot pin1;
 } ncs_chunkvar;
 
 /* Moves the validated slab s between buf (elements of memtype) and the
@@ -171,8 +188,14 @@ void ncsi_chunk_swap(unsigned char *p, size_t size, size_t esz);
 /* Element coordinates of chunk idx's first element. */
 void ncsi_chunk_origin(const ncs_chunkvar *ck, uint64_t idx, uint64_t *off);
 /* One element of index (inside lim[], ndims > 0) in the variable's own
- * type: pins the chunk holding it (unpinning the previous one). */
+ * type: pins the chunk holding it (unpinning another when its slot is
+ * taken, or when the cache is crowded). */
 int  ncsi_chunk_pin_get1(ncs_chunkvar *ck, const size_t *index, void *buf);
+/* Forgets ck's pins without telling the cache (its entries are about to be
+ * dropped), clearing pptr; the slots stay allocated. */
+void ncsi_chunk_forget_pins(ncs_chunkvar *ck);
+/* Frees what ck's pins allocated (after ncsi_chunk_forget_pins or a drop). */
+void ncsi_chunk_free_pins(ncs_chunkvar *ck);
 
 /* The element of index from the pinned chunk: 1 when it is there (copied
  * to buf), 0 when the caller must go the slow way.  Inline: it is all a

@@ -12,8 +12,9 @@
  *
  * Invariants: a chunk pointer is used only between ncsi_cache_get and
  * ncsi_cache_release (another thread may evict it after); the pinned
- * chunk of the one-element path (pptr) stays valid until the store
- * unpins or drops the variable, which clears pptr first.
+ * chunks of the one-element path (pptr and the slots') stay valid until
+ * unpinned here, or until the store drops the variable, which forgets
+ * them first.
  */
 #include "chunk.h"
 
@@ -548,11 +549,75 @@ int ncsi_chunk_dense(const ncs_chunkvar *ck, const ncs_slab *dense, const uint64
     return status;
 }
 
+/* ---- pin slots ---------------------------------------------------------------
+ * The one-element path keeps several chunks of a variable pinned, chunk
+ * idx in slot idx % npin, where npin is the number of chunks across the
+ * fastest dimension (at most PIN_MAX, and the slots' chunks at most half
+ * the cache's budget): a row-major walk crosses that row of chunks once
+ * per row of elements, so each crossing but those of a new row of chunks
+ * finds its chunk in a slot, without the cache and its process-wide lock
+ * (two threads scanning through their own handles met on that lock at
+ * every crossing; doc/performance.md, "Threads").  When the cache says it
+ * is crowded with pins (all owners' together beyond 3/4 of its budget), a
+ * variable keeps only its current chunk and halves its slots. */
+#define PIN_MAX 256u
+
+static void pins_setup(ncs_chunkvar *ck)
+{
+    uint64_t n = ck->ndims > 1 ? ck->grid[ck->ndims - 1] : 1;
+    size_t room = ncsi_cache_budget() / 2 / (ck->chunk_bytes ? ck->chunk_bytes : 1);
+    ncs_pinslot *slots;
+    if (n > PIN_MAX)
+        n = PIN_MAX;
+    if (n > room)
+        n = room;
+    ck->pin1.ptr = NULL;
+    ck->slots = &ck->pin1;
+    ck->npin = 1;
+    if (n > 1 && (slots = ncsi_calloc((size_t)n, sizeof *slots)) != NULL) {
+        ck->slots = slots;
+        ck->npin = (unsigned)n;
+    }
+}
+
+/* Unpins every chunk of ck but keep's (a filled slot) and halves the
+ * slots, keep's chunk in its new one. */
+static void pins_shrink(ncs_chunkvar *ck, ncs_pinslot keep)
+{
+    uint64_t idx[PIN_MAX];
+    size_t n = 0;
+    NCSI_ASSERT(ck->npin > 1 && ck->npin <= PIN_MAX);
+    for (unsigned i = 0; i < ck->npin; i++) {
+        if (ck->slots[i].ptr != NULL && ck->slots[i].idx != keep.idx)
+            idx[n++] = ck->slots[i].idx;
+        ck->slots[i].ptr = NULL;
+    }
+    ncsi_cache_unpin(ck, idx, n);
+    ck->npin /= 2;
+    ck->slots[keep.idx % ck->npin] = keep;
+}
+
+void ncsi_chunk_forget_pins(ncs_chunkvar *ck)
+{
+    for (unsigned i = 0; i < ck->npin; i++)
+        ck->slots[i].ptr = NULL;
+    ck->pptr = NULL;
+}
+
+void ncsi_chunk_free_pins(ncs_chunkvar *ck)
+{
+    if (ck->slots != &ck->pin1)
+        free(ck->slots);
+    ck->slots = NULL;
+    ck->npin = 0;
+    ck->pptr = NULL;
+}
+
 int ncsi_chunk_pin_get1(ncs_chunkvar *ck, const size_t *index, void *buf)
 {
     uint64_t elem = 0, idx = 0;
+    ncs_pinslot *slot;
     unsigned char *p;
-    int status;
     NCSI_ASSERT(ck->ndims > 0);
     for (int d = 0; d < ck->ndims; d++) {
         uint64_t c = index[d] / ck->chunk[d];
@@ -562,10 +627,25 @@ int ncsi_chunk_pin_get1(ncs_chunkvar *ck, const size_t *index, void *buf)
                                                               : ck->chunk[d];
         idx = (d == 0) ? c : idx * ck->grid[d] + c;
     }
-    status = ncsi_cache_pin(ck, ck->ops, idx, ck->chunk_bytes, ck->pptr != NULL, ck->pidx, &p);
-    if (status != NCS_NOERR) {
-        ck->pptr = NULL;
-        return status;
+    if (ck->npin == 0)
+        pins_setup(ck);
+    slot = &ck->slots[ck->npin == 1 ? 0 : idx % ck->npin];
+    if (slot->ptr != NULL && slot->idx == idx) {
+        p = slot->ptr;
+    } else {
+        int crowded = 0;
+        int status = ncsi_cache_pin(ck, ck->ops, idx, ck->chunk_bytes, slot->ptr != NULL,
+                                    slot->idx, &p, &crowded);
+        /* the slot's chunk is unpinned either way */
+        slot->ptr = NULL;
+        if (status != NCS_NOERR) {
+            ck->pptr = NULL;
+            return status;
+        }
+        slot->idx = idx;
+        slot->ptr = p;
+        if (crowded && ck->npin > 1)
+            pins_shrink(ck, *slot);
     }
     ck->pptr = p;
     ck->pidx = idx;

@@ -18,8 +18,9 @@
  * with chunks never read again (doc/performance.md, "Chunked scan
  * memory").  The target returns to the floor when the cache empties.
  *
- * Invariants: used == sum of the sizes of all live entries; target <=
- * budget; ghost_bytes == sum of the ghosts' sizes <= budget - target and
+ * Invariants: used == sum of the sizes of all live entries; pinned_bytes
+ * == sum of the sizes of the live entries with pinned set (each of which
+ * counts one of its pins for it); target <= budget; ghost_bytes == sum of the ghosts' sizes <= budget - target and
  * nghosts <= GHOST_MAX; the hash table holds exactly the live entries and
  * the ghosts, the LRU list the live entries, the ghost list the ghosts
  * (oldest at its tail); a pointer returned by ncsi_cache_get stays
@@ -28,7 +29,10 @@
  * unpinned or its owner's entries are dropped.  Held and pinned entries
  * (one per variable read through the one-element fast path, one per chunk
  * being copied) are never evicted, so the budget can be exceeded by that
- * many chunks.  One mutex guards the cache's state; a chunk's load (the
+ * many chunks, and by the pinned ones: those of ncsi_cache_pin hold
+ * pinned_bytes, which a pin reports as crowded beyond 3/4 of the budget,
+ * so that the owners pinning many (chunk_data.c) let some go.  One mutex
+ * guards the cache's state; a chunk's load (the
  * store's file read and decoding) runs outside it, so threads reading
  * different files decode at once: the entry is in the table meanwhile,
  * marked loading and held, and a thread that wants it waits for `load_done`
@@ -49,6 +53,8 @@ typedef struct entry {
     size_t size;
     int dirty;
     int pins;                    /* pinned entries are never evicted */
+    int pinned;                  /* pinned by ncsi_cache_pin (counted in
+                                    pinned_bytes), besides any holds */
     int state;                   /* LIVE, GHOST (evicted: key and size only,
                                     data NULL) or LOADING (held, its load
                                     running outside the lock) */
@@ -64,6 +70,7 @@ static pthread_cond_t load_done = PTHREAD_COND_INITIALIZER;
 static size_t budget = 16u << 20;
 static size_t target = TARGET_FLOOR;
 static size_t used;
+static size_t pinned_bytes;      /* sizes of the entries with pinned set */
 static entry *head, *tail;
 static entry *ghead, *gtail;     /* ghosts */
 static size_t nghosts, ghost_bytes;
@@ -291,6 +298,12 @@ static int evict(entry *e, int writeback, int as_ghost)
     NCSI_ASSERT(e->state == LIVE && used >= e->size && target <= budget);
     lru_unlink(e);
     used -= e->size;
+    if (e->pinned) {
+        /* a drop takes pinned entries too: their owner forgot them */
+        NCSI_ASSERT(pinned_bytes >= e->size);
+        pinned_bytes -= e->size;
+        e->pinned = 0;
+    }
     free(e->data);
     e->data = NULL;
     if (as_ghost && e->size <= budget - target) {
@@ -352,30 +365,47 @@ void ncsi_cache_release(void *ref)
     pthread_mutex_unlock(&lock);
 }
 
-int ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
-                   int have_old, uint64_t old_idx, unsigned char **out)
+/* Takes away the pin of chunk idx of owner, if it has one. */
+static void unpin_locked(void *owner, uint64_t idx)
 {
-    entry *e, **slot;
+    entry **slot = slot_of(owner, idx);
+    if (slot != NULL && (*slot)->pinned) {
+        entry *e = *slot;
+        NCSI_ASSERT(e->pins > 0 && pinned_bytes >= e->size);
+        e->pins--;
+        e->pinned = 0;
+        pinned_bytes -= e->size;
+    }
+}
+
+int ncsi_cache_pin(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t size,
+                   int have_old, uint64_t old_idx, unsigned char **out, int *crowded)
+{
+    entry *e;
     int status;
     pthread_mutex_lock(&lock);
-    if (have_old && (slot = slot_of(owner, old_idx)) != NULL && (*slot)->pins > 0)
-        (*slot)->pins--;
+    if (have_old)
+        unpin_locked(owner, old_idx);
     status = cache_get_locked(owner, ops, idx, size, NCSI_CACHE_READ, &e);
     if (status == NCS_NOERR) {
-        e->pins++;
+        if (!e->pinned) {
+            e->pins++;
+            e->pinned = 1;
+            pinned_bytes += e->size;
+        }
         *out = e->data;
     }
+    if (crowded != NULL)
+        *crowded = pinned_bytes > budget / 4 * 3;
     pthread_mutex_unlock(&lock);
     return status;
 }
 
-void ncsi_cache_unpin(void *owner, uint64_t idx)
+void ncsi_cache_unpin(void *owner, const uint64_t *idx, size_t n)
 {
-    entry **slot;
     pthread_mutex_lock(&lock);
-    slot = slot_of(owner, idx);
-    if (slot != NULL && (*slot)->pins > 0)
-        (*slot)->pins--;
+    for (size_t i = 0; i < n; i++)
+        unpin_locked(owner, idx[i]);
     pthread_mutex_unlock(&lock);
 }
 

@@ -91,6 +91,7 @@ static void cvar_free(cvar *v)
         return;
     free(v->h5name);
     ncsi_h5_ctab_free(v->ctab);
+    ncsi_chunk_free_pins(&v->ck);
     free(v);
 }
 
@@ -320,7 +321,7 @@ static int ch_put(ncs_file *f, int varid, const ncs_slab *s, int memtype, const 
         /* cached blocks would hide what HDF5 writes now */
         status = ncsi_cache_flush(&cv->ck);
         if (status == NCS_NOERR) {
-            cv->ck.pptr = NULL;
+            ncsi_chunk_forget_pins(&cv->ck);
             status = ncsi_cache_drop(&cv->ck, 0);
         }
         return status != NCS_NOERR ? status : ncsi_h5_fallback(f, cv, v, s, memtype, (unsigned char *)buf, 1);
@@ -574,7 +575,7 @@ static int ch_close(ncs_file *f, int abort)
     for (int i = 0; i < cs->nvars; i++) {
         if (cs->vars[i] == NULL)
             continue;
-        cs->vars[i]->ck.pptr = NULL;
+        ncsi_chunk_forget_pins(&cs->vars[i]->ck);
         if (owners != NULL)
             owners[n++] = &cs->vars[i]->ck;
         else if ((s2 = ncsi_cache_drop(&cs->vars[i]->ck, keep)) != NCS_NOERR && status == NCS_NOERR)
