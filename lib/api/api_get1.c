@@ -67,11 +67,9 @@ memo_find(const ncs_get1_memo *m, const size_t *index, int shape, size_t esz,
         return 1;
     }
     if (shape == SHAPE_2) {
-        uint64_t r0 = index[0] - m->lo[0], r1;
-        if (r0 >= m->ext[0])
-            return 0;
-        r1 = index[1] - m->lo[1];
-        if (r1 >= m->ext[1])
+        /* one test of both bounds: a hit is a single branch not taken */
+        uint64_t r0 = index[0] - m->lo[0], r1 = index[1] - m->lo[1];
+        if ((r0 >= m->ext[0]) | (r1 >= m->ext[1]))
             return 0;
         *pp = m->base + r0 * m->bstride[0] + r1 * esz;
         return 1;
@@ -113,7 +111,7 @@ static inline __attribute__((always_inline)) void memo_copy(void *buf, const uns
     {                                                                                          \
         const unsigned char *p;                                                                \
         (void)ncid, (void)varid;                                                               \
-        if (!memo_find(m, index, (shape), (kind) < 0 ? -(kind) : (kind), &p))                  \
+        if (NCSI_UNLIKELY(!memo_find(m, index, (shape), (kind) < 0 ? -(kind) : (kind), &p)))  \
             return get1_asking(m->ncid, (int)m->key, index, memtype, buf);                     \
         memo_copy(buf, p, (kind));                                                             \
         return NCS_NOERR;                                                                      \
@@ -123,7 +121,8 @@ static inline __attribute__((always_inline)) void memo_copy(void *buf, const uns
     {                                                                                          \
         const unsigned char *p;                                                                \
         (void)ncid, (void)varid;                                                               \
-        if (!memo_find(m, (const size_t *)index, (shape), (kind) < 0 ? -(kind) : (kind), &p))  \
+        if (NCSI_UNLIKELY(!memo_find(m, (const size_t *)index, (shape), (kind) < 0 ? -(kind) : (kind), \
+                                     &p)))                                                  \
             return get1_long_asking(m->ncid, (int)m->key, index, fail, buf);                   \
         memo_copy(buf, p, (kind));                                                             \
         return NCS_NOERR;                                                                      \
@@ -204,8 +203,9 @@ int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
 {
     const ncs_file *f = ncsi_file_get(ncid);
     /* an armed memo stands for every other check of the general path */
-    if (f != NULL && varid == f->memo.key && (memtype == f->memo.type || memtype == NCS_NAT) &&
-        index != NULL && buf != NULL)
+    if (NCSI_LIKELY(f != NULL && varid == f->memo.key &&
+                    ((memtype == f->memo.type) | (memtype == NCS_NAT)) && index != NULL &&
+                    buf != NULL))
         return f->memo.read(ncid, varid, index, memtype, buf, &f->memo);
     return get1_asking(ncid, varid, index, memtype, buf);
 }
@@ -213,7 +213,7 @@ int ncs_get1(int ncid, int varid, const size_t *index, int memtype, void *buf)
 int ncs_get1_long(int ncid, int varid, const long *index, ncs_get1_failure *fail, void *buf)
 {
     const ncs_file *f = ncsi_file_get(ncid);
-    if (f != NULL && varid == f->memo.key && index != NULL && buf != NULL)
+    if (NCSI_LIKELY(f != NULL && varid == f->memo.key && index != NULL && buf != NULL))
         return f->memo.read_long(ncid, varid, index, fail, buf, &f->memo);
     return get1_long_asking(ncid, varid, index, fail, buf);
 }

@@ -72,6 +72,10 @@ int ncsi_diag_get(int index, long long *offsetp, char *what, size_t len);
 extern int ncsi_fastpath;
 void ncsi_fastpath_init(void);
 
+/* Branch weights for the few paths whose layout matters (a get1 hit):
+ * the expected side falls through, the other is a jump away. */
+#define NCSI_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define NCSI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 
 /* ---- invariants -----------------------------------------------------------
