@@ -718,19 +718,25 @@ typedef struct cmp {
     int old_layout;          /* libver below v110: layout version 3 */
 } cmp;
 
-static int seen_add(cmp *c, uint64_t a)
+/* Adds a to the set (*v, *n of *cap): 1 when it was not in it. */
+static int addr_add(uint64_t **v, size_t *n, size_t *cap, uint64_t a)
 {
     size_t i;
-    for (i = 0; i < c->nseen; i++)
-        if (c->seen[i] == a)
+    for (i = 0; i < *n; i++)
+        if ((*v)[i] == a)
             return 0;
-    if (c->nseen == c->capseen) {
-        c->capseen = c->capseen ? 2 * c->capseen : 64;
-        c->seen = realloc(c->seen, c->capseen * sizeof *c->seen);
-        ck_assert(c->seen != NULL);
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        *v = realloc(*v, *cap * sizeof **v);
+        ck_assert(*v != NULL);
     }
-    c->seen[c->nseen++] = a;
+    (*v)[(*n)++] = a;
     return 1;
+}
+
+static int seen_add(cmp *c, uint64_t a)
+{
+    return addr_add(&c->seen, &c->nseen, &c->capseen, a);
 }
 
 static void cmp_type(const cmp *c, hid_t t, const ncsi_h5r_type *r, const char *what)
@@ -1530,17 +1536,7 @@ static void touch(fuzz *z, const void *p, size_t n)
 
 static int fz_seen(fuzz *z, uint64_t a)
 {
-    size_t i;
-    for (i = 0; i < z->nseen; i++)
-        if (z->seen[i] == a)
-            return 1;
-    if (z->nseen == z->capseen) {
-        z->capseen = z->capseen ? 2 * z->capseen : 64;
-        z->seen = realloc(z->seen, z->capseen * sizeof *z->seen);
-        ck_assert(z->seen != NULL);
-    }
-    z->seen[z->nseen++] = a;
-    return 0;
+    return !addr_add(&z->seen, &z->nseen, &z->capseen, a);
 }
 
 static void fz_type(fuzz *z, const ncsi_h5r_type *t)

@@ -16,9 +16,10 @@
  *     8  version   9 sizeof_addr   10 sizeof_size   11 flags
  *    12  base O, superblock extension O, end of file O, root object
  *        header O, checksum (4) of all before it
- * HDF5 reads the base address as the superblock's own position when the
- * two differ (a user block written by a tool that left the base at 0);
- * so does this reader.
+ * HDF5 takes the base address to be the superblock's own position when
+ * the two differ (a user block written by a tool that left the base at
+ * 0), so the field says nothing the position does not: this reader uses
+ * the position.
  *
  * Object header, version 1: version 1, reserved, messages (2), reference
  * count (4), size of the first block (4), 4 bytes of padding; then
@@ -155,7 +156,7 @@ static int sizes_ok(unsigned sa, unsigned sl)
 int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
 {
     unsigned char sb[160];
-    uint64_t at = 0, base, root;
+    uint64_t at = 0, root;
     ncsi_h5r *f;
     unsigned sa, sl, v;
     *fp = NULL;
@@ -180,7 +181,6 @@ int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
             sa = sb[13], sl = sb[14];
             if (!sizes_ok(sa, sl) || p + 4 * sa + 2 * sa + 24 > n)
                 return NCSI_H5R_CORRUPT;
-            base = ncsi_h5r_le(sb + p, sa);
             /* base, free space, eof, driver; then the root's entry:
              * name offset, object header */
             root = ncsi_h5r_le(sb + p + 5 * sa, sa);
@@ -190,14 +190,11 @@ int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
                 return NCSI_H5R_CORRUPT;
             if (!ncsi_h5r_checksum_ok(sb, 12 + 4 * (size_t)sa))
                 return NCSI_H5R_CORRUPT;
-            base = ncsi_h5r_le(sb + 12, sa);
             root = ncsi_h5r_le(sb + 12 + 3 * (size_t)sa, sa);
         } else {
             return NCSI_H5R_UNSUPPORTED;
         }
     }
-    if (base != at)
-        base = at;
     if ((f = ncsi_calloc(1, sizeof *f)) == NULL)
         return NCS_ENOMEM;
     f->read = read;
@@ -206,7 +203,7 @@ int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
     f->info.superblock = (int)v;
     f->info.sizeof_addr = sa;
     f->info.sizeof_size = sl;
-    f->info.base = base;
+    f->info.base = at;       /* what the base address field means */
     f->info.root = root;
     if (!ncsi_h5r_inside(f, root, 16)) {
         free(f);

@@ -243,9 +243,11 @@ struct ncsi_h5r_fheap {
     unsigned root_rows;
     unsigned off_bytes, len_bytes;
     unsigned max_dblock_rows;
-    /* the last direct block read */
+    /* the last direct block read, and the root indirect block, which
+     * every lookup of a heap of more than one block starts from */
     uint64_t db_addr, db_size;
     unsigned char *db;
+    unsigned char *ib;
 };
 
 int ncsi_h5r_fheap_open(const ncsi_h5r *f, uint64_t addr, ncsi_h5r_fheap **hp)
@@ -315,6 +317,7 @@ void ncsi_h5r_fheap_close(ncsi_h5r_fheap *h)
     if (h == NULL)
         return;
     free(h->db);
+    free(h->ib);
     free(h);
 }
 
@@ -397,15 +400,22 @@ static int find_direct(ncsi_h5r_fheap *h, uint64_t addr, unsigned nrows, uint64_
     col = (unsigned)((rel - row_start(h, r)) / row_block(h, r));
     if (col >= h->width)
         return NCSI_H5R_CORRUPT;
-    if ((status = ncsi_h5r_load(f, addr, bsz + 4, &b)) != NCS_NOERR)
-        return status;
-    if (memcmp(b, "FHIB", 4) != 0 || b[4] != 0 || ncsi_h5r_addr(f, b + 5) != h->addr ||
-        ncsi_h5r_le(b + 5 + sa, h->off_bytes) != base || !ncsi_h5r_checksum_ok(b, bsz)) {
-        free(b);
-        return NCSI_H5R_CORRUPT;
+    if (depth == 0 && h->ib != NULL) {
+        b = h->ib;
+    } else {
+        if ((status = ncsi_h5r_load(f, addr, bsz + 4, &b)) != NCS_NOERR)
+            return status;
+        if (memcmp(b, "FHIB", 4) != 0 || b[4] != 0 || ncsi_h5r_addr(f, b + 5) != h->addr ||
+            ncsi_h5r_le(b + 5 + sa, h->off_bytes) != base || !ncsi_h5r_checksum_ok(b, bsz)) {
+            free(b);
+            return NCSI_H5R_CORRUPT;
+        }
     }
     child = ncsi_h5r_addr(f, b + hs + ((size_t)r * h->width + col) * sa);
-    free(b);
+    if (depth == 0)
+        h->ib = b;               /* kept for the heap's life */
+    else
+        free(b);
     if (child == NCSI_H5R_UNDEF)
         return NCSI_H5R_CORRUPT;
     base += row_start(h, r) + (uint64_t)col * row_block(h, r);
