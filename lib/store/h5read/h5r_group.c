@@ -413,7 +413,8 @@ int ncsi_h5r_vlen(ncsi_h5r *f, const ncsi_h5r_attr *a, uint64_t i, unsigned char
         return NCSI_H5R_CORRUPT;
     if ((status = ncsi_h5r_gheap_get(f, coll, idx, &obj, &on)) != NCS_NOERR)
         return status;
-    if (ncsi_mul_u64(len, a->type.vlen_string ? 1 : a->type.base_size, &need) || need > on) {
+    /* a vlen string's base type is its character: np of them, as of any base */
+    if (ncsi_mul_u64(len, a->type.base_size, &need) || need > on) {
         free(obj);
         return NCSI_H5R_CORRUPT;
     }
