@@ -1109,7 +1109,8 @@ static void cmp_attrs(cmp *c, hid_t obj, const ncsi_h5r_obj *o, const char *path
                 EXPECT(strcmp(ra[i - 1].name, ra[i].name) < 0,
                        "%s: dense attributes not by name: %s before %s", path, ra[i - 1].name,
                        ra[i].name);
-        qsort(hl.name, hl.n, sizeof *hl.name, strp_cmp);
+        if (hl.n > 1)
+            qsort(hl.name, hl.n, sizeof *hl.name, strp_cmp);
     }
     for (i = 0; i < n; i++) {
         const ncsi_h5r_attr *a = NULL;
