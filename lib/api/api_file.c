@@ -196,7 +196,7 @@ static int open_file(const char *path, int mode, ncsi_store_picker pick, const v
         f->flags |= NCSI_F_WRITE;
     if (mode & NCS_SHARE)
         f->flags |= NCSI_F_SHARE;
-    status = ncsi_store_for_open(path, &f->store);
+    status = ncsi_store_for_open(path, mode, NULL, &f->store);
     if (pick != NULL)
         status = pick(status, &f->store, &arg);
     if (status != NCS_NOERR) {
@@ -205,6 +205,13 @@ static int open_file(const char *path, int mode, ncsi_store_picker pick, const v
     }
     f->open_arg = arg;
     status = ncsi_store_open(f, path, mode);
+    /* a back end that reads only some of the files it claims passes the
+     * others on */
+    while (status == NCSI_DECLINED) {
+        status = ncsi_store_for_open(path, mode, f->store, &f->store);
+        if (status == NCS_NOERR)
+            status = ncsi_store_open(f, path, mode);
+    }
     f->open_arg = NULL;
     if (status != NCS_NOERR) {
         file_free(f);

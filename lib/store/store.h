@@ -87,7 +87,10 @@ typedef struct ncs_store_methods {
     int (*probe)(ncs_io *io, uint64_t size, int *claims);
     /* Registry: 1 when this back end creates files of this cmode. */
     int (*creates)(int cmode);
-    /* Opens an existing file; fills f->model.  */
+    /* Opens an existing file; fills f->model.  A back end that reads only
+     * some of the files its probe claims may decline the others
+     * (NCSI_DECLINED, f->model and f->state left empty): the registry then
+     * gives the file to the next back end that claims it. */
     int (*open)(ncs_file *f, const char *path, int mode);
     int (*create)(ncs_file *f, const char *path, int cmode);
     /* Lays out and commits the model after define mode.  f->old holds the
@@ -179,6 +182,9 @@ typedef struct ncs_store_methods {
     /* enddef takes NCSI_ALIGN_DEFAULT for v_align and r_align as its own
      * defaults (else the wrapper makes them netCDF-C's, 1). */
     int align_defaults;
+    /* Opens files for reading only: the registry does not offer it a file
+     * opened with NCS_WRITE. */
+    int read_only;
 } ncs_store_methods;
 
 /* v_align and r_align of an enddef with no alignment asked for (ncs_enddef,
@@ -440,11 +446,14 @@ static inline int ncsi_store_close(ncs_file *f, int abort)
 
 /* The registry (store.c): the back end that creates files of cmode (the
  * API layer has checked cmode: one always does), and the one that reads
- * the existing file at path (errors: opening or reading it; NCS_ENOTNC
- * when none claims it).  A new back end is added there, with its probe
- * and creates. */
+ * the existing file at path opened with mode, the first in the registry's
+ * order after `after` (NULL: the first of all) that claims it: the API
+ * layer asks again, after the one it had, when that one's open declined
+ * the file (errors: opening or reading it; NCS_ENOTNC when none claims
+ * it).  A new back end is added there, with its probe and creates. */
 const ncs_store_methods *ncsi_store_for_create(int cmode);
-int ncsi_store_for_open(const char *path, const ncs_store_methods **storep);
+int ncsi_store_for_open(const char *path, int mode, const ncs_store_methods *after,
+                        const ncs_store_methods **storep);
 
 /* The general one-element read, which the API layer provides for back
  * ends' get1 fast paths to fall back on (the one call upward). */

@@ -28,14 +28,15 @@ allowed() {
     classic)  echo "common.h model.h engine.h io.h store.h classic.h journal.h" ;;
     chunk)    echo "common.h engine.h chunk.h" ;;
     h5read)   echo "common.h h5read.h" ;;
-    hdf5)     echo "common.h model.h engine.h io.h store.h chunk.h hdf5_store.h hdf5.h" ;;
+    nc4)      echo "common.h model.h engine.h io.h store.h chunk.h h5read.h nc4.h" ;;
+    hdf5)     echo "common.h model.h engine.h io.h store.h chunk.h h5read.h nc4.h hdf5_store.h hdf5.h" ;;
     api)      echo "common.h model.h engine.h io.h store.h chunk.h api.h" ;;
     mpi)      echo "common.h model.h engine.h io.h store.h classic.h journal.h mpi_store.h mpi.h" ;;
     par)      echo "common.h model.h engine.h io.h store.h classic.h journal.h chunk.h api.h mpi_store.h par.h mpi.h" ;;
     compat|v3|dropinv3|dropin|programs) echo "" ;;
     esac
 }
-headers="common.h model.h engine.h io.h store.h classic.h journal.h chunk.h h5read.h hdf5_store.h api.h"
+headers="common.h model.h engine.h io.h store.h classic.h journal.h chunk.h h5read.h nc4.h hdf5_store.h api.h"
 # the parallel folders' headers and <mpi.h>, where the build has MPI
 # (their folders print no flags without it)
 mpi_built=no
@@ -54,7 +55,7 @@ $CC -fsyntax-only -c "$tmp/m.c" -o /dev/null 2>/dev/null && mpi_default=yes
 sys=hdf5.h
 [ $mpi_built = yes ] && [ $mpi_default = no ] && sys="$sys mpi.h"
 
-folders="common model engine io store classic chunk h5read hdf5 api compat v3 dropinv3 dropin programs"
+folders="common model engine io store classic chunk h5read nc4 hdf5 api compat v3 dropinv3 dropin programs"
 [ $mpi_built = yes ] && folders="$folders mpi par"
 for folder in $folders; do
     f=$(echo "$flags" | sed -n "s/^$folder //p")

@@ -156,7 +156,7 @@ static int sizes_ok(unsigned sa, unsigned sl)
 int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
 {
     unsigned char sb[160];
-    uint64_t at = 0, root;
+    uint64_t at = 0, root, eoa;
     ncsi_h5r *f;
     unsigned sa, sl, v;
     *fp = NULL;
@@ -183,6 +183,7 @@ int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
                 return NCSI_H5R_CORRUPT;
             /* base, free space, eof, driver; then the root's entry:
              * name offset, object header */
+            eoa = ncsi_h5r_le(sb + p + 2 * sa, sa);
             root = ncsi_h5r_le(sb + p + 5 * sa, sa);
         } else if (v <= 3) {
             sa = sb[9], sl = sb[10];
@@ -190,6 +191,7 @@ int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
                 return NCSI_H5R_CORRUPT;
             if (!ncsi_h5r_checksum_ok(sb, 12 + 4 * (size_t)sa))
                 return NCSI_H5R_CORRUPT;
+            eoa = ncsi_h5r_le(sb + 12 + 2 * (size_t)sa, sa);
             root = ncsi_h5r_le(sb + 12 + 3 * (size_t)sa, sa);
         } else {
             return NCSI_H5R_UNSUPPORTED;
@@ -205,6 +207,7 @@ int ncsi_h5r_open(ncsi_h5r_read_fn read, void *ctx, uint64_t eof, ncsi_h5r **fp)
     f->info.sizeof_size = sl;
     f->info.base = at;       /* what the base address field means */
     f->info.root = root;
+    f->info.eoa = eoa;
     if (!ncsi_h5r_inside(f, root, 16)) {
         free(f);
         return NCSI_H5R_CORRUPT;
@@ -674,6 +677,7 @@ static int message(ohwalk *w, unsigned type, unsigned flags, const unsigned char
             return NCSI_H5R_CORRUPT;
         o->is_group = 1;
         o->links_corder = d[1] & 1;
+        o->links_cindexed = (d[1] & 2) != 0;
         at += (d[1] & 1) ? 8 : 0;
         if (at + 2 * (size_t)sa > size)
             return NCSI_H5R_CORRUPT;
@@ -694,6 +698,7 @@ static int message(ohwalk *w, unsigned type, unsigned flags, const unsigned char
         if (size < 2 || d[0] != 0)
             return NCSI_H5R_CORRUPT;
         o->attrs_corder |= d[1] & 1;
+        o->attrs_cindexed = (d[1] & 2) != 0;
         at += (d[1] & 1) ? 2 : 0;
         if (at + 2 * (size_t)sa > size)
             return NCSI_H5R_CORRUPT;

@@ -288,12 +288,6 @@ static int attr_by_corder(const void *x, const void *y)
     return (a->corder > b->corder) - (a->corder < b->corder);
 }
 
-static int attr_by_name(const void *x, const void *y)
-{
-    const ncsi_h5r_attr *a = x, *b = y;
-    return strcmp(a->name, b->name);
-}
-
 static int dense_attrs(ncsi_h5r *f, const ncsi_h5r_obj *o, ncsi_h5r_attr **ap, size_t *np)
 {
     ncsi_h5r_fheap *h = NULL;
@@ -357,8 +351,10 @@ int ncsi_h5r_attrs(ncsi_h5r *f, const ncsi_h5r_obj *o, ncsi_h5r_attr **ap, size_
     if (o->attr_heap != NCSI_H5R_UNDEF) {
         if ((status = dense_attrs(f, o, &a, &n)) != NCS_NOERR)
             return status;
-        if (n > 1)
-            qsort(a, n, sizeof *a, o->attrs_corder ? attr_by_corder : attr_by_name);
+        /* untracked, they stay in the name index's order (by the names'
+         * hash), which is HDF5's when asked for creation order */
+        if (n > 1 && o->attrs_corder)
+            qsort(a, n, sizeof *a, attr_by_corder);
     } else {
         if (o->nattrmsgs > 0 && (a = ncsi_calloc((size_t)o->nattrmsgs, sizeof *a)) == NULL)
             return NCS_ENOMEM;

@@ -77,6 +77,9 @@ typedef struct ncsi_h5r_info {
     unsigned sizeof_addr, sizeof_size;
     uint64_t base;               /* absolute address addresses count from */
     uint64_t root;               /* the root group's object header */
+    uint64_t eoa;                /* the end of the file the superblock
+                                    records, an absolute offset (HDF5
+                                    refuses a file shorter than that) */
 } ncsi_h5r_info;
 void ncsi_h5r_info_of(const ncsi_h5r *f, ncsi_h5r_info *info);
 
@@ -173,11 +176,15 @@ typedef struct ncsi_h5r_obj {
     /* a group: new style (link info message) or old (symbol table) */
     int is_group;
     int links_dense, links_corder;   /* links: dense; creation order kept */
+    int links_cindexed;              /* and indexed (a name index of dense
+                                        links is always there) */
     uint64_t link_heap, link_names;  /* dense: the fractal heap and B-tree */
     uint64_t symtab_btree, symtab_heap;  /* old style */
     int nlinkmsgs;               /* compact link messages */
     /* attributes: dense when attr_heap is defined */
     int attrs_corder;
+    int attrs_cindexed;          /* the attribute info message says the
+                                    creation order is indexed too */
     uint64_t attr_heap, attr_names;
     int nattrmsgs;               /* compact attribute messages */
     /* the bodies of the compact link and attribute messages, in the
@@ -227,8 +234,10 @@ typedef struct ncsi_h5r_attr {
     int64_t corder;              /* -1: not recorded */
 } ncsi_h5r_attr;
 
-/* The attributes of object o: in creation order when it records it, else
- * in the order of the header's messages (dense storage: by name).
+/* The attributes of object o in the order HDF5 iterates them by creation
+ * order: the order kept where o records it, else the order of the
+ * header's messages (compact storage) or of the name index (dense
+ * storage: by the names' hash).
  * Errors: NCSI_H5R_CORRUPT, NCSI_H5R_UNSUPPORTED, NCS_ENOMEM. */
 int ncsi_h5r_attrs(ncsi_h5r *f, const ncsi_h5r_obj *o, ncsi_h5r_attr **ap, size_t *np);
 void ncsi_h5r_attrs_free(ncsi_h5r_attr *a, size_t n);
@@ -244,6 +253,47 @@ int ncsi_h5r_vlen(ncsi_h5r *f, const ncsi_h5r_attr *a, uint64_t i, unsigned char
 
 /* An object reference as stored (sizeof_addr bytes) as an address. */
 uint64_t ncsi_h5r_ref_addr(const ncsi_h5r *f, const unsigned char *ref);
+
+/* ---- where a chunked dataset's chunks are (h5r_chunks.c) -------------------------- */
+
+/* A stored chunk: its place in the chunk grid (row-major over the grid of
+ * the extent given at open), the absolute address and size of its stored
+ * bytes, and the filters its pipeline skipped (a bit each). */
+typedef struct ncsi_h5r_chunk {
+    uint64_t idx;
+    uint64_t addr;
+    uint32_t size;
+    uint32_t mask;
+} ncsi_h5r_chunk;
+typedef struct ncsi_h5r_chunks ncsi_h5r_chunks;
+typedef int (*ncsi_h5r_chunk_visit)(void *arg, const ncsi_h5r_chunk *e);
+
+/* Opens the chunk index of a dataset of the given rank whose layout
+ * message is lay and whose extent is ext[], reading its root node.  f
+ * must outlive it.  Errors: NCS_EINVAL (lay is not chunked, or of another
+ * rank), NCSI_H5R_UNSUPPORTED (an index of layout version 4),
+ * NCSI_H5R_CORRUPT (the root node is damaged), NCS_ENOMEM. */
+int ncsi_h5r_chunks_open(const ncsi_h5r *f, const ncsi_h5r_layout *lay, int rank,
+                         const uint64_t *ext, ncsi_h5r_chunks **cp);
+void ncsi_h5r_chunks_free(ncsi_h5r_chunks *c);
+/* Looks chunk idx up: *found 0 when the file stores none there, else 1
+ * with *e its entry.  Safe on several threads at once.  Errors:
+ * NCSI_H5R_CORRUPT (a node on the way is damaged), NCS_ENOMEM. */
+int ncsi_h5r_chunks_find(ncsi_h5r_chunks *c, uint64_t idx, ncsi_h5r_chunk *e, int *found);
+/* Calls visit for every stored chunk, by place; stops at the first
+ * nonzero status visit returns and returns it.  Errors as _find. */
+int ncsi_h5r_chunks_walk(ncsi_h5r_chunks *c, ncsi_h5r_chunk_visit visit, void *arg);
+/* For validators: calls visit for every entry of the index's leaves,
+ * depth first, as the file records it (an offset off the chunk grid
+ * rounded down to it, the chunk's absolute address, or NCSI_H5R_UNDEF),
+ * checking only what walking the tree needs; stops at the first nonzero
+ * status visit returns and returns it.  Errors: NCS_EINVAL,
+ * NCSI_H5R_UNSUPPORTED (an index of layout version 4), NCSI_H5R_CORRUPT
+ * (a node that cannot be walked), NCS_ENOMEM. */
+typedef int (*ncsi_h5r_entry_visit)(void *arg, const uint64_t *offset, uint32_t mask,
+                                    uint64_t addr, uint32_t size);
+int ncsi_h5r_chunks_list(const ncsi_h5r *f, const ncsi_h5r_layout *lay, int rank,
+                         ncsi_h5r_entry_visit visit, void *arg);
 
 /* ---- between the files of this folder ------------------------------------------
  * h5r_file.c: the file, checked reads, checksums, object headers and their

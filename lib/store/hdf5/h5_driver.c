@@ -73,9 +73,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define PAGE          4096u
-#define RECORD        (8u + PAGE)
-#define TRAILER       40u
+#define PAGE          NCSI_NC4_JPAGE
+#define RECORD        NCSI_NC4_JRECORD
+#define TRAILER       NCSI_NC4_JTRAILER
 #define MAXADDR       ((haddr_t)INT64_MAX)
 
 static const unsigned char jmagic[8] = { 'N', 'C', 'S', 'J', 'R', 'N', 'L', '1' };
@@ -126,14 +126,6 @@ static void put_u64(unsigned char *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
         p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
 }
 
 /* ---- deferred pages ----------------------------------------------------------- */
@@ -324,61 +316,31 @@ static int journal_write(jfile *f, uint64_t final, uint64_t J)
     return ncsi_io_write(f->io, off, trailer, TRAILER);
 }
 
+/* One page of a journal being read, as a deferred page of f. */
+static int journal_page(void *arg, uint64_t no, const unsigned char *data)
+{
+    jfile *f = arg;
+    jpage *p;
+    int status;
+    if (page_find(f, no) != NULL)
+        return 1;
+    p = ncsi_malloc(sizeof *p);
+    if (p == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    p->no = no;
+    memcpy(p->data, data, PAGE);
+    status = table_insert(f, p);
+    if (status != NCS_NOERR)
+        free(p);
+    return status;
+}
+
 /* Loads a complete journal ending the file (psize bytes) as f's deferred
  * pages; *final is the size it gives the file.  *found: 1 when there was
  * one, 0 when not (an incomplete journal is none). */
 static int journal_read(jfile *f, uint64_t psize, uint64_t *final, int *found)
 {
-    unsigned char trailer[TRAILER], *rec = NULL;
-    uint64_t n, J;
-    uLong crc = crc32(0L, Z_NULL, 0), stored;
-    int status;
-    *found = 0;
-    if (psize < TRAILER)
-        return NCS_NOERR;
-    status = read_full(f, trailer, TRAILER, psize - TRAILER);
-    if (status != NCS_NOERR || memcmp(trailer, jmagic, 8) != 0)
-        return status;
-    n = get_u64(trailer + 8);
-    *final = get_u64(trailer + 16);
-    J = get_u64(trailer + 24);
-    stored = (uLong)trailer[32] | (uLong)trailer[33] << 8 | (uLong)trailer[34] << 16 |
-             (uLong)trailer[35] << 24;
-    if (J % PAGE != 0 || J < *final || J > psize - TRAILER ||
-        (psize - TRAILER - J) % RECORD != 0 || n != (psize - TRAILER - J) / RECORD)
-        return NCS_NOERR;
-    rec = ncsi_malloc(RECORD);
-    if (rec == NULL)
-        return NCS_ERR(NCS_ENOMEM);
-    for (uint64_t i = 0; i < n && status == NCS_NOERR; i++) {
-        status = read_full(f, rec, RECORD, J + i * RECORD);
-        crc = crc32(crc, rec, RECORD);
-    }
-    crc = crc32(crc, trailer, 32);
-    *found = status == NCS_NOERR && crc == stored;
-    for (uint64_t i = 0; i < n && *found && status == NCS_NOERR; i++) {
-        jpage *p;
-        uint64_t no;
-        status = read_full(f, rec, RECORD, J + i * RECORD);
-        if (status != NCS_NOERR)
-            break;
-        no = get_u64(rec);
-        if (no >= NCS_RNDUP(*final, PAGE) / PAGE || page_find(f, no) != NULL) {
-            *found = 0;
-            break;
-        }
-        p = ncsi_malloc(sizeof *p);
-        if (p == NULL) {
-            status = NCS_ERR(NCS_ENOMEM);
-            break;
-        }
-        p->no = no;
-        memcpy(p->data, rec + 8, PAGE);
-        status = table_insert(f, p);
-        if (status != NCS_NOERR)
-            free(p);
-    }
-    free(rec);
+    int status = ncsi_nc4_journal_read(f->io, psize, final, found, journal_page, f);
     if (status != NCS_NOERR || !*found) {
         pages_free(f);
         *found = 0;

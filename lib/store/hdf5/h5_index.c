@@ -15,6 +15,8 @@
  * it lists the index by position.  Either way the coordinates are on the
  * grid: HDF5 keeps an entry's coordinates in units of the chunk shape,
  * so one recorded off the grid is read as the place it rounds down to.
+ * HDF5 gives addresses from the file's base; past a user block the offset
+ * in the file is that much more.
  */
 #include "hdf5_store.h"
 
@@ -49,12 +51,15 @@ int ncsi_h5_filter_ids(const cvar *cv, int *n, unsigned *ids)
 }
 
 #if NCSI_H5_CHUNK_INFO
-/* The walk's state: the dataset, its shape and chunk shape. */
+/* The walk's state: the dataset, its shape and chunk shape, and the
+ * file's base address: HDF5's chunk inquiries give addresses relative to
+ * it (past a user block), the walk offsets in the file. */
 typedef struct walk {
     hid_t dset, space;
     int ndims;
     hsize_t dims[NCS_MAX_VAR_DIMS];
     const uint64_t *chunk;
+    hsize_t base;
 } walk;
 
 /* Every place of the chunk grid, last dimension fastest: the chunks the
@@ -82,7 +87,7 @@ static int walk_grid(const walk *w, ncs_chunk_visitor *visit, void *arg, uint64_
                 int r;
                 for (d = 0; d < w->ndims; d++)
                     origin[d] = (size_t)off[d];
-                r = visit(arg, origin, mask, (unsigned long long)addr,
+                r = visit(arg, origin, mask, (unsigned long long)(addr + w->base),
                           (unsigned long long)size);
                 if (r != 0)
                     return r;
@@ -113,7 +118,10 @@ static int walk_index(const walk *w, hsize_t n, ncs_chunk_visitor *visit, void *
             return NCS_ERR(NCS_EHDFERR);
         for (int d = 0; d < w->ndims; d++)
             origin[d] = (size_t)off[d];
-        r = visit(arg, origin, mask, (unsigned long long)addr, (unsigned long long)size);
+        r = visit(arg, origin, mask,
+                  addr == HADDR_UNDEF ? (unsigned long long)addr
+                                      : (unsigned long long)(addr + w->base),
+                  (unsigned long long)size);
         if (r != 0)
             return r;
     }
@@ -131,6 +139,15 @@ int ncsi_h5_chunk_index(cvar *cv, size_t *extent, ncs_chunk_visitor *visit, void
 
     w.dset = cv->dset;
     w.ndims = cv->ck.ndims;
+    w.base = 0;
+    {
+        hid_t fcpl = H5Fget_create_plist(cv->cs->fid);
+        int bad = fcpl < 0 || H5Pget_userblock(fcpl, &w.base) < 0;
+        if (fcpl >= 0)
+            H5Pclose(fcpl);
+        if (bad)
+            return NCS_ERR(NCS_EHDFERR);
+    }
     w.chunk = cv->stchunks;
     w.space = H5Dget_space(cv->dset);
     if (w.space < 0 || H5Sget_simple_extent_dims(w.space, w.dims, NULL) != w.ndims) {

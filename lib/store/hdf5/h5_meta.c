@@ -1,7 +1,7 @@
 /*
  * h5_meta.c -- what reading and writing netCDF-4 metadata in HDF5 share
  * (h5_meta_read.c, h5_meta_write.c): the classic types as HDF5 types and
- * back, the attributes netCDF-4 keeps for itself, opening and creating
+ * back, the quantization attribute, opening and creating
  * files with the journal's driver, and closing a file's objects.  The
  * layout is described in hdf5_store.h.
  */
@@ -10,16 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *ncsi_nc4_quantize_name(int mode)
-{
-    switch (mode) {
-    case NCS_QUANTIZE_BITGROOM:   return "_QuantizeBitGroomNumberOfSignificantDigits";
-    case NCS_QUANTIZE_GRANULARBR: return "_QuantizeGranularBitRoundNumberOfSignificantDigits";
-    case NCS_QUANTIZE_BITROUND:   return "_QuantizeBitRoundNumberOfSignificantBits";
-    default:                      return NULL;
-    }
-}
 
 int ncsi_nc4_quantize_att(ncs_attlist *list, int mode, int nsd)
 {
@@ -33,40 +23,6 @@ int ncsi_nc4_quantize_att(ncs_attlist *list, int mode, int nsd)
     if (status != NCS_NOERR)
         ncsi_att_free(&a);
     return status;
-}
-
-void ncsi_nc4_quantize_of(const ncs_attlist *list, int *modep, int *nsdp)
-{
-    *modep = NCS_NOQUANTIZE;
-    *nsdp = 0;
-    for (int mode = NCS_QUANTIZE_BITGROOM; mode <= NCS_QUANTIZE_BITROUND; mode++) {
-        int i = ncsi_find_att(list, ncsi_nc4_quantize_name(mode));
-        const ncs_att *a = i >= 0 ? &list->a[i] : NULL;
-        uint32_t be;
-        if (a == NULL || a->type != NCS_INT || a->nelems < 1)
-            continue;
-        memcpy(&be, a->xval, sizeof be);
-        *modep = mode;
-        *nsdp = (int)ncsi_be32(be);
-        return;
-    }
-}
-
-/* Attributes that carry netCDF-4, dimension-scale or xarray/NCZarr
- * bookkeeping, which netCDF-C 4.9 does not show as netCDF attributes (on
- * any object).  The _Quantize* attributes are not among them: netCDF-C
- * reports them like any other. */
-int ncsi_h5_reserved_att(const char *name)
-{
-    static const char *const names[] = {
-        "CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "_Netcdf4Coordinates",
-        "_Netcdf4Dimid", "_nc3_strict", "_NCProperties", "_SuperblockVersion",
-        "_IsNetcdf4", "_Format", "_ARRAY_DIMENSIONS", "_Codecs", "_NCZARR_ATTR",
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0)
-            return 1;
-    return 0;
 }
 
 /* ---- types ------------------------------------------------------------------ */

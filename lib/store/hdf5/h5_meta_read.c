@@ -55,7 +55,7 @@ static herr_t read_att_cb(hid_t obj, const char *name, const H5A_info_t *info, v
     size_t esz;
     (void)info;
 
-    if (ncsi_h5_reserved_att(name))
+    if (ncsi_nc4_reserved_att(name))
         return 0;
     memset(&a, 0, sizeof a);
     attr = H5Aopen(obj, name, H5P_DEFAULT);
@@ -262,7 +262,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     d->is_scale = text_att_value(d->ds, "CLASS", buf, sizeof buf) &&
                   strcmp(buf, "DIMENSION_SCALE") == 0;
     if (d->is_scale && text_att_value(d->ds, "NAME", buf, sizeof buf) &&
-        strncmp(buf, DIM_ONLY_PREFIX, strlen(DIM_ONLY_PREFIX)) == 0)
+        strncmp(buf, NCSI_DIM_ONLY_PREFIX, strlen(NCSI_DIM_ONLY_PREFIX)) == 0)
         d->dim_only = 1;
     if (d->is_scale) {
         int id, n;
@@ -436,8 +436,8 @@ static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
 /* A variable's name from its link name. */
 static const char *var_name(const char *h5name)
 {
-    size_t n = strlen(NON_COORD_PREFIX);
-    if (strncmp(h5name, NON_COORD_PREFIX, n) == 0 && h5name[n] != '\0')
+    size_t n = strlen(NCSI_NON_COORD_PREFIX);
+    if (strncmp(h5name, NCSI_NON_COORD_PREFIX, n) == 0 && h5name[n] != '\0')
         return h5name + n;
     return h5name;
 }
@@ -703,7 +703,7 @@ static herr_t count_marks_cb(hid_t obj, const char *name, const H5A_info_t *info
 {
     (void)obj;
     (void)info;
-    if (ncsi_h5_reserved_att(name))
+    if (ncsi_nc4_reserved_att(name))
         ++*(int *)data;
     return 0;
 }

@@ -68,7 +68,7 @@ static herr_t collect_names_cb(hid_t obj, const char *name, const H5A_info_t *in
     ncs_att a;
     (void)obj;
     (void)info;
-    if (ncsi_h5_reserved_att(name))
+    if (ncsi_nc4_reserved_att(name))
         return 0;
     memset(&a, 0, sizeof a);
     a.name = ncsi_strdup(name);
@@ -201,9 +201,9 @@ static const char *h5_name(const ncs_model *m, int varid, char *buf)
     const char *name = m->vars[varid].name;
     if (is_coord(m, varid) || ncsi_find_dim(m, name) < 0)
         return name;
-    if (strlen(NON_COORD_PREFIX) + strlen(name) > NCS_MAX_NAME)
+    if (strlen(NCSI_NON_COORD_PREFIX) + strlen(name) > NCS_MAX_NAME)
         return NULL;
-    snprintf(buf, H5NAME_MAX, "%s%s", NON_COORD_PREFIX, name);
+    snprintf(buf, H5NAME_MAX, "%s%s", NCSI_NON_COORD_PREFIX, name);
     return buf;
 }
 
@@ -239,7 +239,7 @@ static int create_dim_only(chunked *cs, const ncs_model *m, int d)
         status = NCS_ERR(NCS_EHDFERR);
         goto done;
     }
-    snprintf(label, sizeof label, "%s%10d", DIM_ONLY_PREFIX, (int)dim->len);
+    snprintf(label, sizeof label, "%s%10d", NCSI_DIM_ONLY_PREFIX, (int)dim->len);
     if (H5DSset_scale(ds, label) < 0)
         status = NCS_ERR(NCS_EHDFERR);
     if (status == NCS_NOERR)

@@ -9,7 +9,7 @@
  * does not move itself through HDF5's selections.
  *
  * Contiguous and compact datasets of rank > 0 use the same cache in
- * blocks (virtual chunks moved with HDF5 selections, see block_shape) for
+ * blocks (virtual chunks moved with HDF5 selections, ncsi_nc4_block_shape) for
  * requests under BYPASS_BYTES.  Larger requests on them, and datasets
  * whose filters ncslab cannot run itself, and scalars, go through HDF5's
  * own selection read and write instead (ncsi_h5_fallback), with the same
@@ -152,31 +152,10 @@ void ncsi_default_chunks(const ncs_model *m, const ncs_var *v, uint64_t *chunks)
     }
 }
 
-/* Blocks of a contiguous variable in the cache: whole trailing dimensions
- * while they fit BLOCK_BYTES, then as many indices of the next one as fit
- * (at least one), so each block is one run of bytes in the file and a miss
- * reads at most about BLOCK_BYTES.  Requests of BYPASS_BYTES or more go to
- * HDF5 directly (after the variable's dirty blocks are written), where
- * one selection read beats many block copies. */
-#define BLOCK_BYTES  (64u * 1024u)
-#define BYPASS_BYTES (4u * BLOCK_BYTES)
-
-static void block_shape(const ncs_var *v, size_t esz, uint64_t *chunk)
-{
-    uint64_t inner = esz;
-    int d;
-    for (d = 0; d < v->ndims; d++)
-        chunk[d] = 1;
-    for (d = v->ndims - 1; d >= 0; d--) {
-        if (v->shape[d] <= BLOCK_BYTES / inner) {
-            chunk[d] = v->shape[d] ? v->shape[d] : 1;
-            inner *= chunk[d];
-        } else {
-            chunk[d] = BLOCK_BYTES / inner ? BLOCK_BYTES / inner : 1;
-            break;
-        }
-    }
-}
+/* Requests of BYPASS_BYTES or more on a contiguous variable go to HDF5
+ * directly (after the variable's dirty blocks are written), where one
+ * selection read beats many block copies. */
+#define BYPASS_BYTES (4u * NCSI_NC4_BLOCK_BYTES)
 
 /* Builds the filter pipeline from the settings: shuffle, then deflate or
  * zstd, then Fletcher-32 over the stored bytes. */
@@ -198,12 +177,8 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
 {
     const ncs_var *v = &m->vars[cv->varid];
     ncs_chunkvar *ck = &cv->ck;
-    int i;
-    unsigned char be[8];
-    uint64_t elems = 1;
+    uint64_t chunk[NCS_MAX_VAR_DIMS];
 
-    NCSI_ASSERT(ck->ndims == v->ndims);
-    ck->esz = ncsi_type_size(v->type);
     if (v->ndims == 0)
         cv->st.contiguous = 1;
     if (cv->dset < 0) {
@@ -213,44 +188,16 @@ int ncsi_cvar_setup(cvar *cv, const ncs_model *m)
         build_pipeline(cv);
         cv->direct = !cv->st.contiguous;
     }
-    ck->type = v->type;
-    ck->isrec = v->isrec;
     cv->blocked = ncsi_fastpath && cv->st.contiguous && v->ndims > 0 && !v->isrec;
     if (cv->blocked) {
         cv->direct = 1;
         ck->nf = 0;
-        block_shape(v, ck->esz, ck->chunk);
+        ncsi_nc4_block_shape(v, ncsi_type_size(v->type), chunk);
+    } else {
+        for (int d = 0; d < v->ndims; d++)
+            chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->stchunks[d];
     }
-    for (int d = 0; d < v->ndims; d++) {
-        ck->shape[d] = v->shape[d];
-        if (!cv->blocked)
-            ck->chunk[d] = cv->st.contiguous ? (v->shape[d] ? v->shape[d] : 1) : cv->stchunks[d];
-        if (ck->chunk[d] == 0)
-            return NCS_ERR(NCS_EBADCHUNK);
-        ck->grid[d] = v->shape[d] ? (v->shape[d] + ck->chunk[d] - 1) / ck->chunk[d] : 0;
-    }
-    /* cdsz[d]: elements of a chunk in dimensions d.. (as ncs_var.dsizes);
-     * estride[d]: elements between neighbours along d */
-    for (int d = v->ndims - 1; d >= 0; d--) {
-        ck->estride[d] = elems;
-        if (ncsi_mul_u64(elems, ck->chunk[d], &elems))
-            return NCS_ERR(NCS_EBADCHUNK);
-        ck->cdsz[d] = elems;
-    }
-    /* only chunks ncslab moves itself are bounded (HDF5 chunks are under
-     * 4 GiB); a contiguous dataset of any size goes through HDF5 */
-    if (cv->direct && (elems > SIZE_MAX / ck->esz || elems * ck->esz > ((size_t)1 << 32)))
-        return NCS_ERR(NCS_EBADCHUNK);
-    ck->chunk_bytes = cv->direct ? (size_t)elems * ck->esz : 0;
-    i = ncsi_find_att(&v->atts, "_FillValue");
-    if (i >= 0 && v->atts.a[i].type == v->type && v->atts.a[i].nelems == 1)
-        memcpy(be, v->atts.a[i].xval, ck->esz);
-    else if (cv->zero_fill)
-        memset(be, 0, ck->esz);
-    else
-        ncsi_default_fill(v->type, be, 1);
-    ncsi_decode(v->type, be, 1, v->type, ck->fill, 1, 5);
-    return NCS_NOERR;
+    return ncsi_nc4_chunkvar(ck, v, chunk, cv->direct, cv->zero_fill);
 }
 
 /* ---- store methods ---------------------------------------------------------------------- */
@@ -709,25 +656,6 @@ static int ch_chunk_index(ncs_file *f, int varid, size_t *extent, ncs_chunk_visi
     return ncsi_h5_chunk_index(cv, extent, visit, arg);
 }
 
-/* HDF5 files (netCDF-4) start with \211HDF\r\n\032\n at offset 0 or at 512,
- * 1024, 2048, ... (after a user block). */
-static int ch_probe(ncs_io *io, uint64_t size, int *claims)
-{
-    static const unsigned char sig[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
-    unsigned char buf[8];
-    size_t got;
-    for (uint64_t off = 0; off + 8 <= size; off = off ? off * 2 : 512) {
-        int status = ncsi_io_read(io, off, buf, 8, &got);
-        if (status != NCS_NOERR)
-            return status;
-        if (got == 8 && memcmp(buf, sig, 8) == 0) {
-            *claims = NCSI_CLAIM_SURE;
-            break;
-        }
-    }
-    return NCS_NOERR;
-}
-
 /* NCS_NETCDF4 selects chunked storage.  ncslab speaks only the classic data
  * model, but, as netCDF-C, marks the file classic-model only with
  * NCS_CLASSIC_MODEL (ch_create reads cmode). */
@@ -743,7 +671,7 @@ static int ch_provenance(ncs_file *f, char **props, int *superblock, int *isnetc
 
 const ncs_store_methods ncsi_chunked_store = {
     .name = "chunked",
-    .probe = ch_probe,
+    .probe = ncsi_nc4_probe,
     .creates = ch_creates,
     .open = ch_open,
     .create = ch_create,

@@ -37,6 +37,7 @@
 
 #include "store.h"
 #include "chunk.h"
+#include "nc4.h"
 #include "io.h"
 #include <hdf5.h>
 #include <hdf5_hl.h>
@@ -78,7 +79,7 @@ typedef struct cvar {
                                     in the file; -1: none */
     int allocated;               /* contiguous or compact, storage allocated */
     /* contiguous or compact data moved through the cache in blocks of
-     * ck.chunk[] (virtual chunks: rows of at most BLOCK_BYTES, read and
+     * ck.chunk[] (virtual chunks: rows of at most NCSI_NC4_BLOCK_BYTES, read and
      * written with HDF5 selections), so small requests are served from
      * memory */
     int blocked;
@@ -120,12 +121,6 @@ struct chunked {
     uint64_t base;
 };
 
-/* The NAME attribute of a dimension's own dataset (no coordinate
- * variable) starts so. */
-#define DIM_ONLY_PREFIX "This is a netCDF dimension but not a netCDF variable."
-/* The link-name prefix of a variable named like a dimension it is not the
- * coordinate variable of: the dimension's scale holds the plain name. */
-#define NON_COORD_PREFIX "_nc4_non_coord_"
 
 /* ---- h5_chunkaddr.c --------------------------------------------------------
  * A read-only file's chunk index read from the file's own bytes, as
@@ -159,9 +154,6 @@ int  ncsi_h5_type_of(hid_t t, int *swap);
 /* A fixed-size ASCII string type of n bytes, NUL-terminated padding, as
  * netCDF-4 stores text (-1: failed). */
 hid_t ncsi_h5_text_type(size_t n);
-/* Whether an attribute of this name is netCDF-4's (or a dimension scale's,
- * or another writer's) bookkeeping rather than a netCDF attribute. */
-int  ncsi_h5_reserved_att(const char *name);
 /* The int attribute name of obj, of 1 to max elements, into vals (*n of
  * them): NCS_ENOTATT when absent, NCS_ENOTNC when not such an attribute. */
 int  ncsi_h5_read_int_att(hid_t obj, const char *name, int max, int *vals, int *n);
@@ -171,15 +163,9 @@ int  ncsi_h5_read_int_att(hid_t obj, const char *name, int max, int *vals, int *
 #else
 #define NCSI_HOST_ENDIAN NCS_ENDIAN_LITTLE
 #endif
-/* The attribute netCDF-C names a quantization mode after (NULL for none). */
-const char *ncsi_nc4_quantize_name(int mode);
-/* Sets that attribute, one int nsd, in list (replaced in place or
+/* Sets the attribute ncsi_nc4_quantize_name(mode), one int nsd, in list (replaced in place or
  * appended, as netCDF-C puts it).  Errors: NCS_ENOMEM. */
 int  ncsi_nc4_quantize_att(ncs_attlist *list, int mode, int nsd);
-/* The quantization an opened variable's attributes record: *modep
- * NCS_NOQUANTIZE when none, as netCDF-C reads it (the first of the
- * BitGroom, GranularBR and BitRound names present, its first value). */
-void ncsi_nc4_quantize_of(const ncs_attlist *list, int *modep, int *nsdp);
 
 /* ---- h5_meta_read.c ------------------------------------------------------- */
 /* Reads the model and the per-variable storage of an open file. */
