@@ -364,6 +364,7 @@ static void ch_free_state(ncs_file *f)
         free(cs->dimnames[d]);
     free(cs->dimnames);
     free(cs->dimds);
+    ncsi_h5r_close(cs->h5r);
     free(cs);
     f->state = NULL;
 }

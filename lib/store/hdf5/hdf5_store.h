@@ -114,10 +114,11 @@ struct chunked {
     int nofill;                  /* NCS_NOFILL when the layout was made */
     int strict;                  /* classic-model file: _nc3_strict */
     int version;
-    /* for h5_chunkaddr.c, once geo_state is 1: the sizes of the file's
-     * addresses and lengths, and the address addresses count from */
-    int geo_state;               /* 0 not asked, 1 known, -1 unusable */
-    unsigned sizeof_addr, sizeof_size;
+    /* for h5_chunkaddr.c, once h5r_state is 1: the file's structure read
+     * from its bytes (store/h5read), and the address addresses count
+     * from (h5r_state: 0 not asked, -1 unreadable) */
+    int h5r_state;
+    ncsi_h5r *h5r;
     uint64_t base;
 };
 
@@ -125,12 +126,9 @@ struct chunked {
 /* ---- h5_chunkaddr.c --------------------------------------------------------
  * A read-only file's chunk index read from the file's own bytes, as
  * lookups need its nodes. */
-typedef struct ncsi_caddr {
-    uint64_t idx;                /* the chunk's place in the grid */
-    uint64_t addr;               /* absolute address of its stored bytes */
-    uint32_t size;               /* how many */
-    uint32_t mask;               /* filters skipped, as HDF5 records it */
-} ncsi_caddr;
+/* A chunk's place in the grid, the absolute address and size of its
+ * stored bytes, and its filter mask (store/h5read's entry). */
+typedef ncsi_h5r_chunk ncsi_caddr;
 typedef struct ncsi_ctab ncsi_ctab;
 /* Sets *tp to cv's index, NULL when there is none to have (a writable
  * file, an index other than a version-1 B-tree, a header this reader does
