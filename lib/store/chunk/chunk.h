@@ -167,6 +167,23 @@ typedef struct ncs_chunkvar {
     ncs_pinslot pin1;
 } ncs_chunkvar;
 
+/* Points ck's eight arrays of ndims elements (chunk, cdsz, estride, grid,
+ * shape, plo, pext, lim) at v, which holds 8 * ndims. */
+void ncsi_chunk_arrays(ncs_chunkvar *ck, uint64_t *v, size_t ndims);
+/* Read-ahead hints of a cold get (the stores' willneed slot): the byte
+ * ranges [lo[i], hi[i]) of k chunks in the order they will be read,
+ * grouped into runs that follow one another in the file; each run of at
+ * most NCSI_HINT_RUN bytes is given to hint(arg, offset, n), a longer one
+ * left to the kernel's own read-ahead, which a sequential read meets and a
+ * hint over part of such a run disturbs (measured: ten adjacent 96 KB
+ * chunks read cold in 0.80-0.85x netCDF-C's time without hints,
+ * 1.04-1.42x with hints over all of them or the first 128-512 KiB; four
+ * adjacent 40 KB chunks 0.46-0.52x with the hint, 0.80x without;
+ * doc/performance.md, "Cold reads"). */
+#define NCSI_HINT_RUN (256u << 10)
+void ncsi_chunk_hint_runs(const uint64_t *lo, const uint64_t *hi, size_t k,
+                          void (*hint)(void *arg, uint64_t off, uint64_t n), void *arg);
+
 /* Moves the validated slab s between buf (elements of memtype) and the
  * chunks of ck in the cache, converting as in a file of that version.
  * Returns NCS_NOERR, NCS_ERANGE (everything moved; some value out of

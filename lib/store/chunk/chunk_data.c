@@ -39,6 +39,39 @@ void ncsi_chunk_swap(unsigned char *p, size_t size, size_t esz)
         }
 }
 
+void ncsi_chunk_arrays(ncs_chunkvar *ck, uint64_t *v, size_t ndims)
+{
+    ck->chunk = v;
+    ck->cdsz = v + ndims;
+    ck->estride = v + 2 * ndims;
+    ck->grid = v + 3 * ndims;
+    ck->shape = v + 4 * ndims;
+    ck->plo = v + 5 * ndims;
+    ck->pext = v + 6 * ndims;
+    ck->lim = v + 7 * ndims;
+}
+
+void ncsi_chunk_hint_runs(const uint64_t *lo, const uint64_t *hi, size_t k,
+                          void (*hint)(void *arg, uint64_t off, uint64_t n), void *arg)
+{
+    uint64_t run_lo = 0, run_hi = 0;
+    size_t start = 0;
+    /* runs: ranges each starting where the one before ended */
+    for (size_t i = 0; i <= k; i++) {
+        if (i < k && i > start && lo[i] == hi[i - 1]) {
+            run_hi = hi[i];
+            continue;
+        }
+        if (i > start && run_hi - run_lo <= NCSI_HINT_RUN)
+            hint(arg, run_lo, run_hi - run_lo);
+        if (i < k) {
+            start = i;
+            run_lo = lo[i];
+            run_hi = hi[i];
+        }
+    }
+}
+
 void ncsi_chunk_origin(const ncs_chunkvar *ck, uint64_t idx, uint64_t *off)
 {
     for (int d = ck->ndims - 1; d >= 0; d--) {

@@ -235,22 +235,18 @@ static int chunk_store(void *owner, uint64_t idx, const unsigned char *buf, size
     return status;
 }
 
-/* The read-ahead hints of a cold get (chunk_data.c): each chunk's stored
- * bytes (or the span read_part will read), grouped into runs that follow
- * one another in the file.  A run of at most RUN_HINT bytes is announced;
- * a longer one is left to the kernel's own read-ahead, which a sequential
- * read meets, and which a hint over part of such a run disturbs (measured:
- * ten adjacent 96 KB chunks read cold in 0.80-0.85x netCDF-C's time
- * without hints, 1.04-1.42x with hints over all of them or the first
- * 128-512 KiB; four adjacent 40 KB chunks 0.46-0.52x with the hint, 0.80x
- * without; doc/performance.md, "Cold reads"). */
-#define RUN_HINT (256u << 10)
+static void hint(void *arg, uint64_t off, uint64_t n)
+{
+    ncsi_h5j_willneed(arg, off, n);
+}
 
+/* The read-ahead hints of a cold get (chunk_data.c): each chunk's stored
+ * bytes (or the span read_part will read), in runs (ncsi_chunk_hint_runs). */
 static void chunk_willneed(void *owner, const ncs_chunk_want *w, size_t n)
 {
     cvar *v = ncsi_cvar_of(owner);
-    uint64_t run_lo = 0, run_hi = 0, *lo, *hi;
-    size_t k = 0, start = 0;
+    uint64_t *lo, *hi;
+    size_t k = 0;
     lo = ncsi_malloc(2 * n * sizeof *lo);
     if (lo == NULL)
         return;
@@ -270,20 +266,7 @@ static void chunk_willneed(void *owner, const ncs_chunk_want *w, size_t n)
         lo[k] = e.addr + off;
         hi[k++] = e.addr + off + len;
     }
-    /* runs: ranges each starting where the one before ended */
-    for (size_t i = 0; i <= k; i++) {
-        if (i < k && i > start && lo[i] == hi[i - 1]) {
-            run_hi = hi[i];
-            continue;
-        }
-        if (i > start && run_hi - run_lo <= RUN_HINT)
-            ncsi_h5j_willneed(v->cs->journal, run_lo, run_hi - run_lo);
-        if (i < k) {
-            start = i;
-            run_lo = lo[i];
-            run_hi = hi[i];
-        }
-    }
+    ncsi_chunk_hint_runs(lo, hi, k, hint, v->cs->journal);
     free(lo);
 }
 

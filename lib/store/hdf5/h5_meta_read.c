@@ -144,8 +144,9 @@ typedef struct dsinfo {
     char *name;
     hid_t ds;
     int owned;               /* ds now belongs to a variable */
-    int is_scale, dim_only, dimid;
-    int fileid;              /* a scale's dimid as netCDF-C numbers it */
+    ncsi_nc4_scale sc;       /* whether a scale; its dimid, as netCDF-C
+                                numbers it */
+    int dim_only;
     haddr_t addr;
     int rank;
     /* rank elements each, one allocation (a file may hold thousands of
@@ -230,7 +231,7 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     }
     d = &w->list[w->n];
     memset(d, 0, sizeof *d);
-    d->dimid = -1;
+    d->sc.dimid = -1;
     d->addr = oi.addr;
     d->name = ncsi_strdup(name);
     d->ds = H5Dopen2(group, name, H5P_DEFAULT);
@@ -259,16 +260,16 @@ static herr_t ds_cb(hid_t group, const char *name, const H5L_info_t *info, void 
     d->maxdims = d->dims + d->rank;
     H5Sget_simple_extent_dims(space, d->dims, d->maxdims);
     H5Sclose(space);
-    d->is_scale = text_att_value(d->ds, "CLASS", buf, sizeof buf) &&
+    d->sc.is_scale = text_att_value(d->ds, "CLASS", buf, sizeof buf) &&
                   strcmp(buf, "DIMENSION_SCALE") == 0;
-    if (d->is_scale && text_att_value(d->ds, "NAME", buf, sizeof buf) &&
+    if (d->sc.is_scale && text_att_value(d->ds, "NAME", buf, sizeof buf) &&
         strncmp(buf, NCSI_DIM_ONLY_PREFIX, strlen(NCSI_DIM_ONLY_PREFIX)) == 0)
         d->dim_only = 1;
-    if (d->is_scale) {
+    if (d->sc.is_scale) {
         int id, n;
         /* a negative one is no number, as in netCDF-C */
         if (ncsi_h5_read_int_att(d->ds, "_Netcdf4Dimid", 1, &id, &n) == NCS_NOERR && id >= 0)
-            d->dimid = id;
+            d->sc.dimid = id;
     }
     return 0;
 }
@@ -363,16 +364,12 @@ done:
     return status;
 }
 
-/* The dimid of the dimension netCDF-C numbers id (the numbers
- * _Netcdf4Coordinates holds); -1 when there is none. */
+/* The dimid of the dimension netCDF-C numbers id; -1 when none. */
 static int dim_by_fileid(const ds_walk *w, int id)
 {
-    if (w->dense)
-        return id >= 0 && id < w->ndims ? id : -1;
-    for (int i = 0; i < w->n; i++)
-        if (w->list[i].is_scale && w->list[i].fileid == id)
-            return w->list[i].dimid;
-    return -1;
+    return w->n == 0 ? -1
+                     : ncsi_nc4_dim_by_fileid(&w->list[0].sc, sizeof w->list[0], w->n, w->ndims,
+                                              w->dense, id);
 }
 
 typedef struct scale_find {
@@ -390,7 +387,7 @@ static herr_t scale_find_cb(hid_t dset, unsigned dim, hid_t scale, void *data)
     if (H5Oget_info2(scale, &oi, H5O_INFO_BASIC) < 0)
         return -1;
     for (int i = 0; i < s->w->n; i++) {
-        if (s->w->list[i].is_scale && s->w->list[i].addr == oi.addr) {
+        if (s->w->list[i].sc.is_scale && s->w->list[i].addr == oi.addr) {
             s->found = i;
             return 1;
         }
@@ -414,7 +411,7 @@ static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
         for (ax = 0; ax < d->rank; ax++) {
             dimids[ax] = dim_by_fileid(w, coords[ax]);
             /* a scale is the coordinate variable of its first axis */
-            if (dimids[ax] < 0 || (ax == 0 && d->is_scale && dimids[0] != d->dimid))
+            if (dimids[ax] < 0 || (ax == 0 && d->sc.is_scale && dimids[0] != d->sc.dimid))
                 break;
         }
         if (ax == d->rank)
@@ -422,77 +419,15 @@ static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
     }
     for (ax = 0; ax < d->rank; ax++) {
         scale_find s = { w, -1 };
-        if (ax == 0 && d->is_scale) {
-            dimids[0] = d->dimid;
+        if (ax == 0 && d->sc.is_scale) {
+            dimids[0] = d->sc.dimid;
             continue;
         }
         if (H5DSiterate_scales(d->ds, (unsigned)ax, NULL, scale_find_cb, &s) < 0 || s.found < 0)
             return NCSI_CORRUPT(NCS_ENOTNC);
-        dimids[ax] = w->list[s.found].dimid;
+        dimids[ax] = w->list[s.found].sc.dimid;
     }
     return NCS_NOERR;
-}
-
-/* A variable's name from its link name. */
-static const char *var_name(const char *h5name)
-{
-    size_t n = strlen(NCSI_NON_COORD_PREFIX);
-    if (strncmp(h5name, NCSI_NON_COORD_PREFIX, n) == 0 && h5name[n] != '\0')
-        return h5name + n;
-    return h5name;
-}
-
-static int by_fileid(const void *a, const void *b)
-{
-    const dsinfo *x = *(const dsinfo *const *)a, *y = *(const dsinfo *const *)b;
-    return (x->fileid > y->fileid) - (x->fileid < y->fileid);
-}
-
-/* Numbers the scales as netCDF-C does: a scale's _Netcdf4Dimid, else one
- * past the highest number given so far, in the walk's order.  Where those
- * numbers leave gaps (scales of other writers lack _Netcdf4Dimid, and a
- * dimension added later has one), the dimids keep their order. */
-static int number_dims(ds_walk *w)
-{
-    long long next = 0;
-    dsinfo **order;
-    int k = 0, dup = 0;
-    w->dense = 1;
-    for (int i = 0; i < w->n; i++) {
-        dsinfo *d = &w->list[i];
-        if (!d->is_scale)
-            continue;
-        if (d->dimid < 0) {
-            if (next > INT_MAX)
-                return NCSI_CORRUPT(NCS_ENOTNC);
-            d->fileid = (int)next++;
-        } else {
-            d->fileid = d->dimid;
-            if (d->fileid >= next)
-                next = (long long)d->fileid + 1;
-        }
-        if (d->fileid >= w->ndims)
-            w->dense = 0;
-    }
-    if (w->dense) {
-        for (int i = 0; i < w->n; i++)
-            w->list[i].dimid = w->list[i].is_scale ? w->list[i].fileid : -1;
-        return NCS_NOERR;
-    }
-    order = ncsi_malloc((size_t)w->ndims * sizeof *order);
-    if (order == NULL)
-        return NCS_ERR(NCS_ENOMEM);
-    for (int i = 0; i < w->n; i++)
-        if (w->list[i].is_scale)
-            order[k++] = &w->list[i];
-    qsort(order, (size_t)k, sizeof *order, by_fileid);
-    for (int i = 0; i < k; i++) {
-        order[i]->dimid = i;
-        if (i > 0 && order[i]->fileid == order[i - 1]->fileid)
-            dup = 1;
-    }
-    free(order);
-    return dup ? NCSI_CORRUPT(NCS_ENOTNC) : NCS_NOERR;
 }
 
 int ncsi_nc4_read(chunked *cs, ncs_model *m)
@@ -524,10 +459,12 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
 
     /* dimensions: every scale */
     for (int i = 0; i < w.n; i++)
-        if (w.list[i].is_scale)
+        if (w.list[i].sc.is_scale)
             ndims++;
     w.ndims = ndims;
-    status = number_dims(&w);
+    status = w.n == 0 ? NCS_NOERR
+                      : ncsi_nc4_number_dims(&w.list[0].sc, sizeof w.list[0], w.n, ndims,
+                                             &w.dense);
     if (status != NCS_NOERR)
         goto done;
     if (ndims > 0) {
@@ -547,8 +484,8 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
     {
         for (int i = 0; i < w.n; i++) {
             dsinfo *d = &w.list[i];
-            int id = d->dimid;
-            if (!d->is_scale)
+            int id = d->sc.dimid;
+            if (!d->sc.is_scale)
                 continue;
             /* a scale of several axes is a coordinate variable of its
              * first: CF's char station(station, strlen) */
@@ -599,7 +536,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
             goto done;
         }
         /* a scale's name is its dimension's, prefix or not */
-        v->name = ncsi_strdup(d->is_scale ? d->name : var_name(d->name));
+        v->name = ncsi_strdup(d->sc.is_scale ? d->name : ncsi_nc4_var_name(d->name));
         if (v->name == NULL || ncsi_var_alloc(v, d->rank) != NCS_NOERR) {
             status = NCS_ERR(NCS_ENOMEM);
             goto done;
@@ -650,7 +587,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
          * for it among the dimension scales */
         cv->dset = d->ds;
         cv->ohdr = d->addr;
-        cv->scale_dim = d->is_scale ? d->dimid : -1;
+        cv->scale_dim = d->sc.is_scale ? d->sc.dimid : -1;
         d->owned = 1;
         cv->h5name = ncsi_strdup(d->name);
         cv->ck.swap = swap;
@@ -679,7 +616,7 @@ int ncsi_nc4_read(chunked *cs, ncs_model *m)
     /* the dimension-only scales stay open, for later attachments */
     for (int i = 0; i < w.n; i++) {
         if (w.list[i].dim_only) {
-            cs->dimds[w.list[i].dimid] = w.list[i].ds;
+            cs->dimds[w.list[i].sc.dimid] = w.list[i].ds;
             w.list[i].ds = -1;
         }
     }

@@ -63,14 +63,7 @@ cvar *ncsi_cvar_new(chunked *cs, int varid, int ndims)
     if (v == NULL)
         return NULL;
     v->stchunks = v->dimv;
-    v->ck.chunk = v->dimv + n;
-    v->ck.cdsz = v->dimv + 2 * n;
-    v->ck.estride = v->dimv + 3 * n;
-    v->ck.grid = v->dimv + 4 * n;
-    v->ck.shape = v->dimv + 5 * n;
-    v->ck.plo = v->dimv + 6 * n;
-    v->ck.pext = v->dimv + 7 * n;
-    v->ck.lim = v->dimv + 8 * n;
+    ncsi_chunk_arrays(&v->ck, v->dimv + n, n);
     v->ck.ops = &ncsi_h5_chunk_ops;
     v->ck.ndims = ndims;
     v->cs = cs;

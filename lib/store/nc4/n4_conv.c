@@ -6,6 +6,7 @@
  */
 #include "nc4.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -26,6 +27,85 @@ int ncsi_nc4_reserved_att(const char *name)
             return 1;
     return 0;
 }
+
+/* ---- dimensions and names ------------------------------------------------------ */
+
+#define SCALE(first, stride, i) ((ncsi_nc4_scale *)(void *)((char *)(first) + (size_t)(i) * (stride)))
+
+static int by_fileid(const void *a, const void *b)
+{
+    const ncsi_nc4_scale *x = *(const ncsi_nc4_scale *const *)a;
+    const ncsi_nc4_scale *y = *(const ncsi_nc4_scale *const *)b;
+    return (x->fileid > y->fileid) - (x->fileid < y->fileid);
+}
+
+int ncsi_nc4_number_dims(ncsi_nc4_scale *first, size_t stride, int n, int ndims, int *dense)
+{
+    long long next = 0;
+    ncsi_nc4_scale **order;
+    int k = 0, dup = 0;
+    *dense = 1;
+    for (int i = 0; i < n; i++) {
+        ncsi_nc4_scale *d = SCALE(first, stride, i);
+        if (!d->is_scale)
+            continue;
+        if (d->dimid < 0) {
+            if (next > INT_MAX)
+                return NCSI_CORRUPT(NCS_ENOTNC);
+            d->fileid = (int)next++;
+        } else {
+            d->fileid = d->dimid;
+            if (d->fileid >= next)
+                next = (long long)d->fileid + 1;
+        }
+        if (d->fileid >= ndims)
+            *dense = 0;
+    }
+    if (*dense) {
+        for (int i = 0; i < n; i++) {
+            ncsi_nc4_scale *d = SCALE(first, stride, i);
+            d->dimid = d->is_scale ? d->fileid : -1;
+        }
+        return NCS_NOERR;
+    }
+    order = ncsi_malloc((size_t)(ndims > 0 ? ndims : 1) * sizeof *order);
+    if (order == NULL)
+        return NCS_ERR(NCS_ENOMEM);
+    for (int i = 0; i < n; i++)
+        if (SCALE(first, stride, i)->is_scale)
+            order[k++] = SCALE(first, stride, i);
+    qsort(order, (size_t)k, sizeof *order, by_fileid);
+    for (int i = 0; i < k; i++) {
+        order[i]->dimid = i;
+        if (i > 0 && order[i]->fileid == order[i - 1]->fileid)
+            dup = 1;
+    }
+    free(order);
+    return dup ? NCSI_CORRUPT(NCS_ENOTNC) : NCS_NOERR;
+}
+
+int ncsi_nc4_dim_by_fileid(const ncsi_nc4_scale *first, size_t stride, int n, int ndims,
+                           int dense, int id)
+{
+    if (dense)
+        return id >= 0 && id < ndims ? id : -1;
+    for (int i = 0; i < n; i++) {
+        const ncsi_nc4_scale *d = SCALE(first, stride, i);
+        if (d->is_scale && d->fileid == id)
+            return d->dimid;
+    }
+    return -1;
+}
+
+const char *ncsi_nc4_var_name(const char *link)
+{
+    size_t n = strlen(NCSI_NON_COORD_PREFIX);
+    if (strncmp(link, NCSI_NON_COORD_PREFIX, n) == 0 && link[n] != '\0')
+        return link + n;
+    return link;
+}
+
+/* ---- quantization ---------------------------------------------------------------- */
 
 const char *ncsi_nc4_quantize_name(int mode)
 {

@@ -210,19 +210,20 @@ static int ops_store(void *owner, uint64_t idx, const unsigned char *buf, size_t
     return NCS_ERR(NCS_EPERM);
 }
 
-/* The read-ahead hints of a cold get (chunk_data.c): each chunk's stored
- * bytes (or the span read_part will read), grouped into runs that follow
- * one another in the file; a run of at most RUN_HINT bytes is announced,
- * a longer one is left to the kernel's own read-ahead, as the HDF5 store
- * does it (doc/performance.md, "Cold reads"). */
-#define RUN_HINT (256u << 10)
+static void hint(void *arg, uint64_t off, uint64_t n)
+{
+    ncs_io *io = arg;
+    io->m->willneed(io, off, n);
+}
 
+/* The read-ahead hints of a cold get (chunk_data.c): each chunk's stored
+ * bytes (or the span read_part will read), in runs (ncsi_chunk_hint_runs);
+ * none where a journal's pages stand over the file's bytes. */
 static void ops_willneed(void *owner, const ncs_chunk_want *w, size_t n)
 {
     n4var *v = var_of(owner);
-    uint64_t run_lo = 0, run_hi = 0, *lo, *hi;
-    size_t k = 0, start = 0;
-    /* (a journal's pages are not where the file's bytes are) */
+    uint64_t *lo, *hi;
+    size_t k = 0;
     if (v->nf->io->m->willneed == NULL || v->nf->npages > 0 ||
         (lo = ncsi_malloc(2 * n * sizeof *lo)) == NULL)
         return;
@@ -257,20 +258,7 @@ static void ops_willneed(void *owner, const ncs_chunk_want *w, size_t n)
         hi[k] = lo[k] + len;
         k++;
     }
-    /* runs: ranges each starting where the one before ended */
-    for (size_t i = 0; i <= k; i++) {
-        if (i < k && i > start && lo[i] == hi[i - 1]) {
-            run_hi = hi[i];
-            continue;
-        }
-        if (i > start && run_hi - run_lo <= RUN_HINT)
-            v->nf->io->m->willneed(v->nf->io, run_lo, run_hi - run_lo);
-        if (i < k) {
-            start = i;
-            run_lo = lo[i];
-            run_hi = hi[i];
-        }
-    }
+    ncsi_chunk_hint_runs(lo, hi, k, hint, v->nf->io);
     free(lo);
 }
 

@@ -25,8 +25,9 @@ typedef struct dsinfo {
     ncsi_h5r_obj *o;
     ncsi_h5r_attr *atts;         /* all of them, bookkeeping included */
     size_t natts;
-    int is_scale, dim_only, dimid;
-    int fileid;                  /* a scale's dimid as netCDF-C numbers it */
+    ncsi_nc4_scale sc;           /* whether a scale; its dimid, as netCDF-C
+                                    numbers it */
+    int dim_only;
     int rank;
 } dsinfo;
 
@@ -250,7 +251,7 @@ static int read_datasets(ds_walk *w)
             status = NCSI_DECLINED;
             goto done;
         }
-        d->dimid = -1;
+        d->sc.dimid = -1;
         w->n++;
         d->name = ncsi_strdup(links[i].name);
         if (d->name == NULL) {
@@ -271,18 +272,18 @@ static int read_datasets(ds_walk *w)
         d->rank = d->o->space.rank;
         if ((status = object_atts(w->h, d->o, &d->atts, &d->natts)) != NCS_NOERR)
             goto done;
-        d->is_scale = text_att(d, "CLASS", buf, sizeof buf) &&
+        d->sc.is_scale = text_att(d, "CLASS", buf, sizeof buf) &&
                       strcmp(buf, "DIMENSION_SCALE") == 0;
-        if (d->is_scale && text_att(d, "NAME", buf, sizeof buf) &&
+        if (d->sc.is_scale && text_att(d, "NAME", buf, sizeof buf) &&
             strncmp(buf, NCSI_DIM_ONLY_PREFIX, strlen(NCSI_DIM_ONLY_PREFIX)) == 0)
             d->dim_only = 1;
-        if (d->is_scale) {
+        if (d->sc.is_scale) {
             status = int_att(d, "_Netcdf4Dimid", 1, &id, &n);
             if (status == NCSI_DECLINED)
                 goto done;
             /* a negative one is no number, as in netCDF-C */
             if (status == NCS_NOERR && id >= 0)
-                d->dimid = id;
+                d->sc.dimid = id;
             status = NCS_NOERR;
         }
     }
@@ -291,16 +292,12 @@ done:
     return status;
 }
 
-/* The dimid of the dimension netCDF-C numbers id (the numbers
- * _Netcdf4Coordinates holds); -1 when there is none. */
+/* The dimid of the dimension netCDF-C numbers id; -1 when none. */
 static int dim_by_fileid(const ds_walk *w, int id)
 {
-    if (w->dense)
-        return id >= 0 && id < w->ndims ? id : -1;
-    for (int i = 0; i < w->n; i++)
-        if (w->list[i].is_scale && w->list[i].fileid == id)
-            return w->list[i].dimid;
-    return -1;
+    return w->n == 0 ? -1
+                     : ncsi_nc4_dim_by_fileid(&w->list[0].sc, sizeof w->list[0], w->n, w->ndims,
+                                              w->dense, id);
 }
 
 /* The dataset at relative address addr, or -1. */
@@ -337,7 +334,7 @@ static int scale_of_axis(const ds_walk *w, const dsinfo *d, int ax, int *found)
         /* a reference elsewhere: HDF5 follows it, which is not done here */
         if (k < 0)
             break;
-        if (w->list[k].is_scale) {
+        if (w->list[k].sc.is_scale) {
             *found = k;
             status = NCS_NOERR;
             break;
@@ -362,7 +359,7 @@ static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
     if (status == NCS_NOERR && n == d->rank) {
         for (ax = 0; ax < d->rank; ax++) {
             dimids[ax] = dim_by_fileid(w, coords[ax]);
-            if (dimids[ax] < 0 || (ax == 0 && d->is_scale && dimids[0] != d->dimid))
+            if (dimids[ax] < 0 || (ax == 0 && d->sc.is_scale && dimids[0] != d->sc.dimid))
                 break;
         }
         if (ax == d->rank)
@@ -370,76 +367,15 @@ static int var_dimids(const dsinfo *d, const ds_walk *w, int *dimids)
     }
     for (ax = 0; ax < d->rank; ax++) {
         int k;
-        if (ax == 0 && d->is_scale) {
-            dimids[0] = d->dimid;
+        if (ax == 0 && d->sc.is_scale) {
+            dimids[0] = d->sc.dimid;
             continue;
         }
         if ((status = scale_of_axis(w, d, ax, &k)) != NCS_NOERR)
             return status;
-        dimids[ax] = w->list[k].dimid;
+        dimids[ax] = w->list[k].sc.dimid;
     }
     return NCS_NOERR;
-}
-
-static int by_fileid(const void *a, const void *b)
-{
-    const dsinfo *x = *(const dsinfo *const *)a, *y = *(const dsinfo *const *)b;
-    return (x->fileid > y->fileid) - (x->fileid < y->fileid);
-}
-
-/* Numbers the scales as netCDF-C does: a scale's _Netcdf4Dimid, else one
- * past the highest number given so far, in the walk's order; where those
- * numbers leave gaps, the dimids keep their order. */
-static int number_dims(ds_walk *w)
-{
-    long long next = 0;
-    dsinfo **order;
-    int k = 0, dup = 0;
-    w->dense = 1;
-    for (int i = 0; i < w->n; i++) {
-        dsinfo *d = &w->list[i];
-        if (!d->is_scale)
-            continue;
-        if (d->dimid < 0) {
-            if (next > INT_MAX)
-                return NCSI_DECLINED;
-            d->fileid = (int)next++;
-        } else {
-            d->fileid = d->dimid;
-            if (d->fileid >= next)
-                next = (long long)d->fileid + 1;
-        }
-        if (d->fileid >= w->ndims)
-            w->dense = 0;
-    }
-    if (w->dense) {
-        for (int i = 0; i < w->n; i++)
-            w->list[i].dimid = w->list[i].is_scale ? w->list[i].fileid : -1;
-        return NCS_NOERR;
-    }
-    order = ncsi_malloc((size_t)w->ndims * sizeof *order);
-    if (order == NULL)
-        return NCS_ERR(NCS_ENOMEM);
-    for (int i = 0; i < w->n; i++)
-        if (w->list[i].is_scale)
-            order[k++] = &w->list[i];
-    qsort(order, (size_t)k, sizeof *order, by_fileid);
-    for (int i = 0; i < k; i++) {
-        order[i]->dimid = i;
-        if (i > 0 && order[i]->fileid == order[i - 1]->fileid)
-            dup = 1;
-    }
-    free(order);
-    return dup ? NCSI_DECLINED : NCS_NOERR;
-}
-
-/* A variable's name from its link name. */
-static const char *var_name(const char *h5name)
-{
-    size_t n = strlen(NCSI_NON_COORD_PREFIX);
-    if (strncmp(h5name, NCSI_NON_COORD_PREFIX, n) == 0 && h5name[n] != '\0')
-        return h5name + n;
-    return h5name;
 }
 
 /* ---- a variable's storage ------------------------------------------------------------ */
@@ -560,10 +496,11 @@ static int read_dims(ds_walk *w, ncs_model *m)
 {
     int ndims = 0, status;
     for (int i = 0; i < w->n; i++)
-        ndims += w->list[i].is_scale;
+        ndims += w->list[i].sc.is_scale;
     w->ndims = ndims;
-    if ((status = number_dims(w)) != NCS_NOERR)
-        return status;
+    if (w->n > 0 && (status = ncsi_nc4_number_dims(&w->list[0].sc, sizeof w->list[0], w->n,
+                                                   ndims, &w->dense)) != NCS_NOERR)
+        return status == NCS_ENOMEM ? status : NCSI_DECLINED;
     if (ndims == 0)
         return NCS_NOERR;
     if (ncsi_model_reserve(&m->dims, &m->capdims, (size_t)ndims, sizeof *m->dims) != NCS_NOERR)
@@ -573,8 +510,8 @@ static int read_dims(ds_walk *w, ncs_model *m)
     for (int i = 0; i < w->n; i++) {
         const dsinfo *d = &w->list[i];
         const ncsi_h5r_space *sp = &d->o->space;
-        int id = d->dimid;
-        if (!d->is_scale)
+        int id = d->sc.dimid;
+        if (!d->sc.is_scale)
             continue;
         /* a scale of several axes is the coordinate variable of its
          * first: CF's char station(station, strlen) */
@@ -610,7 +547,7 @@ static int read_var(n4file *nf, ds_walk *w, const dsinfo *d, ncs_model *m)
     if (v == NULL)
         return NCS_ERR(NCS_ENOMEM);
     /* a scale's name is its dimension's, prefix or not */
-    v->name = ncsi_strdup(d->is_scale ? d->name : var_name(d->name));
+    v->name = ncsi_strdup(d->sc.is_scale ? d->name : ncsi_nc4_var_name(d->name));
     if (v->name == NULL || ncsi_var_alloc(v, d->rank) != NCS_NOERR)
         return NCS_ERR(NCS_ENOMEM);
     if (d->o->type.cls == NCSI_H5R_STRING && d->o->type.size != 1)

@@ -47,14 +47,7 @@ n4var *ncsi_n4_var_new(n4file *nf, int varid, int ndims)
     if (v == NULL)
         return NULL;
     v->extent = v->dimv;
-    v->ck.chunk = v->dimv + n;
-    v->ck.cdsz = v->dimv + 2 * n;
-    v->ck.estride = v->dimv + 3 * n;
-    v->ck.grid = v->dimv + 4 * n;
-    v->ck.shape = v->dimv + 5 * n;
-    v->ck.plo = v->dimv + 6 * n;
-    v->ck.pext = v->dimv + 7 * n;
-    v->ck.lim = v->dimv + 8 * n;
+    ncsi_chunk_arrays(&v->ck, v->dimv + n, n);
     v->ck.ops = &ncsi_n4_chunk_ops;
     v->ck.ndims = ndims;
     v->ck.loads_seen = UINT64_MAX;   /* the first get asks the cache */

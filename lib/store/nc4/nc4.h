@@ -49,6 +49,28 @@
 /* Whether an attribute of this name is netCDF-4's (or a dimension scale's,
  * or another writer's) bookkeeping rather than a netCDF attribute. */
 int ncsi_nc4_reserved_att(const char *name);
+/* A dataset of the root group as netCDF-C numbers dimensions: whether it
+ * is a dimension scale, its dimid (read: its _Netcdf4Dimid, -1 where it
+ * has none; numbered: the dimid) and the number netCDF-C gives it. */
+typedef struct ncsi_nc4_scale {
+    int is_scale;
+    int dimid;
+    int fileid;
+} ncsi_nc4_scale;
+/* Numbers the scales of the n datasets whose ncsi_nc4_scale is at first,
+ * first + stride, ... (bytes), as netCDF-C does: a scale's _Netcdf4Dimid,
+ * else one past the highest number given so far, in the datasets' order;
+ * where those numbers leave gaps among the ndims scales, the dimids keep
+ * their order.  *dense: every number is the dimid.  Errors:
+ * NCS_ENOTNC (two scales of one number, or numbers past INT_MAX),
+ * NCS_ENOMEM. */
+int ncsi_nc4_number_dims(ncsi_nc4_scale *first, size_t stride, int n, int ndims, int *dense);
+/* The dimid of the dimension netCDF-C numbers id (the numbers
+ * _Netcdf4Coordinates holds) among the same datasets; -1 when none. */
+int ncsi_nc4_dim_by_fileid(const ncsi_nc4_scale *first, size_t stride, int n, int ndims,
+                           int dense, int id);
+/* A variable's name from its dataset's link name. */
+const char *ncsi_nc4_var_name(const char *link);
 /* The attribute netCDF-C names a quantization mode after (NULL for none). */
 const char *ncsi_nc4_quantize_name(int mode);
 /* The quantization an opened variable's attributes record: *modep
