@@ -160,6 +160,8 @@ int ncsi_nc4_chunkvar(ncs_chunkvar *ck, const ncs_var *v, const uint64_t *chunk,
 
     NCSI_ASSERT(ck->ndims == v->ndims);
     ck->esz = ncsi_type_size(v->type);
+    if (ck->esz == 0)
+        return NCS_ERR(NCS_EBADTYPE);
     ck->type = v->type;
     ck->isrec = v->isrec;
     for (int d = 0; d < v->ndims; d++) {

@@ -394,6 +394,8 @@ static int read_storage(n4var *nv, const dsinfo *d, ncs_var *v)
     uint64_t chunk[NCS_MAX_VAR_DIMS], elems = 1;
     size_t esz = ncsi_type_size(v->type);
 
+    if (esz == 0)
+        return NCSI_DECLINED;
     /* netCDF-C's reading: a dataset without a fill value of its own is
      * not filled; where nothing was written HDF5 gives zeros then, unless
      * the fill time is "never" (the netCDF default fill value then) */
