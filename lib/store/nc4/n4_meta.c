@@ -390,7 +390,7 @@ static int read_storage(n4var *nv, const dsinfo *d, ncs_var *v)
     ncs_storage *st = &nv->st;
     int fill_state = o->has_fill ? o->fill.state : NCSI_H5R_FILL_DEFAULT;
     int fill_time = o->has_fill ? o->fill.fill_time : 2;
-    int zero_fill, after_fletcher32 = 0, swap;
+    int zero_fill, swap;
     uint64_t chunk[NCS_MAX_VAR_DIMS], elems = 1;
     size_t esz = ncsi_type_size(v->type);
 
@@ -421,9 +421,8 @@ static int read_storage(n4var *nv, const dsinfo *d, ncs_var *v)
         else if (id == NCSI_FILTER_ZSTD)
             st->zstd_level = (int)nv->ck.pipe[i].level;
         else if (id == NCSI_FILTER_FLETCHER32)
-            st->fletcher32 = after_fletcher32 = 1;
+            st->fletcher32 = 1;
     }
-    (void)after_fletcher32;
     nv->nids = o->nfilters;
     for (int ax = 0; ax < v->ndims; ax++)
         if (ncsi_mul_u64(elems, d->o->space.dims[ax], &elems))
