@@ -16,8 +16,8 @@
  *                          fail with NCS_ENOTBUILT (each time), reading
  *                          them works, and classic files still work,
  *                          before and after
- * With NCSLAB_NC4READ=0 or NCSLAB_FASTPATH=0, netCDF-4 files are read
- * through HDF5 too: a read-only open then maps it, or fails where it
+ * With NCSLAB_NC4READ=0 or the fast paths off (NCSLAB_FASTPATH=0, the
+ * default of debug builds), netCDF-4 files are read through HDF5 too: a read-only open then maps it, or fails where it
  * cannot be loaded.
  *   lazyh5 soname          prints the name the library loads HDF5 by
  *
@@ -146,11 +146,19 @@ static void expect_mapped(const char *stem, const char *hl_stem, int want, const
     }
 }
 
-/* Whether the environment sends read-only netCDF-4 opens to HDF5. */
+/* Whether read-only netCDF-4 opens go to HDF5: asked for, or the fast
+ * paths off (by the environment, or by default in a debug build). */
 static int reads_through_hdf5(void)
 {
     const char *a = getenv("NCSLAB_NC4READ"), *b = getenv("NCSLAB_FASTPATH");
-    return (a != NULL && strcmp(a, "0") == 0) || (b != NULL && strcmp(b, "0") == 0);
+#ifdef NCS_DEBUG
+    int fast = 0;
+#else
+    int fast = 1;
+#endif
+    if (b != NULL && b[0] != '\0')
+        fast = b[0] == '1';
+    return (a != NULL && strcmp(a, "0") == 0) || !fast;
 }
 
 int main(int argc, char **argv)

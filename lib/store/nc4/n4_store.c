@@ -173,8 +173,10 @@ static int n4_open(ncs_file *f, const char *path, int mode)
 
     NCSI_ASSERT(!(mode & NCS_WRITE));
     (void)mode;
-    if (!ncsi_fastpath || how == 0)
+    if (how == 0)
         return NCSI_DECLINED;
+    if (!ncsi_fastpath)
+        return how == 2 ? NCS_ERR(NCS_ENOTBUILT) : NCSI_DECLINED;
     nf = ncsi_calloc(1, sizeof *nf);
     if (nf == NULL)
         return NCS_ERR(NCS_ENOMEM);
