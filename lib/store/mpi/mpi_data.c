@@ -601,7 +601,7 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
 typedef struct blk {
     uint64_t off, len, pos;
     ptrdiff_t moff, mstep;
-    int req;
+    int req, varid;
 } blk;
 
 static int by_off(const void *a, const void *b)
@@ -610,10 +610,72 @@ static int by_off(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off ? 1 : 0;
 }
 
+/* Merges the sorted a[0..na-1] and b[0..nb-1] into out, stably. */
+static void merge_pieces(const blk *a, size_t na, const blk *b, size_t nb, blk *out)
+{
+    size_t i = 0, j = 0;
+    while (i < na && j < nb)
+        *out++ = b[j].off < a[i].off ? b[j++] : a[i++];
+    while (i < na)
+        *out++ = a[i++];
+    while (j < nb)
+        *out++ = b[j++];
+}
+
+/* The end of the ascending run of p[0..n-1] that starts at i. */
+static size_t run_end(const blk *p, size_t i, size_t n)
+{
+    while (++i < n && p[i].off >= p[i - 1].off)
+        ;
+    return i;
+}
+
+/* Sorts b[0..n-1] by file offset, stably, through tmp (as many pieces).
+ * A wait's pieces come request by request, and those of one variable
+ * mostly ascend already (a decomposition's pieces in order), while the
+ * variables alternate: the pieces are gathered variable by variable first
+ * (a counting sort on the variable, when there are no more variables than
+ * pieces) and the ascending runs then merged pairwise, a few passes
+ * instead of qsort's n log n calls of a comparison. */
+static int sort_pieces(blk *b, blk *tmp, size_t n, int nvars)
+{
+    blk *src = b, *dst = tmp;
+    size_t runs;
+    if (nvars > 0 && (size_t)nvars <= n) {
+        size_t *at = ncsi_calloc((size_t)nvars + 1, sizeof *at);
+        if (at == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        for (size_t i = 0; i < n; i++)
+            at[b[i].varid + 1]++;
+        for (int v = 0; v < nvars; v++)
+            at[v + 1] += at[v];
+        for (size_t i = 0; i < n; i++)
+            tmp[at[b[i].varid]++] = b[i];
+        free(at);
+        src = tmp;
+        dst = b;
+    }
+    do {
+        blk *t;
+        runs = 0;
+        for (size_t i = 0; i < n; runs++) {
+            size_t m = run_end(src, i, n), e = m < n ? run_end(src, m, n) : n;
+            merge_pieces(src + i, m - i, src + m, e - m, dst + i);
+            i = e;
+        }
+        t = src;
+        src = dst;
+        dst = t;
+    } while (runs > 1);
+    if (src != b)
+        memcpy(b, src, n * sizeof *b);
+    return NCS_NOERR;
+}
+
 typedef struct bwalk {
     ncs_file *f;
     const ncs_var *v;
-    int req;
+    int req, varid;
     blk *b;
     size_t n, cap;
 } bwalk;
@@ -628,7 +690,8 @@ static int bwalk_add(bwalk *w, uint64_t off, uint64_t len, ptrdiff_t moff, ptrdi
         w->b = q;
         w->cap = ncap;
     }
-    w->b[w->n] = (blk){ .off = off, .len = len, .moff = moff, .mstep = mstep, .req = w->req };
+    w->b[w->n] = (blk){ .off = off, .len = len, .moff = moff, .mstep = mstep, .req = w->req,
+                        .varid = w->varid };
     w->n++;
     return NCS_NOERR;
 }
@@ -814,14 +877,20 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
             continue;
         w.v = &f->model.vars[q->varid];
         w.req = i;
+        w.varid = q->varid;
         status = ncsi_slab_runs(&q->slab, w.v->dsizes, batch_run, &w);
     }
     if (status == NCS_NOERR) {
         uint64_t pos = 0;
         for (size_t i = 1; i < w.n && sorted; i++)
             sorted = w.b[i - 1].off <= w.b[i].off;
-        if (!sorted)
-            qsort(w.b, w.n, sizeof *w.b, by_off);
+        if (!sorted) {
+            blk *tmp = ncsi_malloc(w.n * sizeof *tmp);
+            /* (short of memory: in place) */
+            if (tmp == NULL || sort_pieces(w.b, tmp, w.n, f->model.nvars) != NCS_NOERR)
+                qsort(w.b, w.n, sizeof *w.b, by_off);
+            free(tmp);
+        }
         for (size_t i = 0; i < w.n; i++) {
             if (i > 0 && w.b[i].off < w.b[i - 1].off + w.b[i - 1].len)
                 overlap = 1;
