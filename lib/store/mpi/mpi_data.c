@@ -20,6 +20,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -831,6 +832,33 @@ static int batch_convert(ncs_file *f, ncsi_req *const *reqs, const blk *b,
     return s == NCS_ERANGE;
 }
 
+/* A wait's put whose pieces are many and small, on some process (at least
+ * AGGR_PIECES blocks of bytes averaging under AGGR_SMALL), asks for an
+ * aggregator on every process in the info of its view, unless a process's
+ * hints name cb_nodes.  OMPIO gives a collective call of less than its
+ * buffer size (32 MiB) one aggregator, which then builds the exchange of
+ * every process's pieces alone (twice the instructions of each other
+ * process in the E3SM-like kernel at 4 processes, doc/parallel.md
+ * "Speed"); its other work grows with the pieces of all processes on
+ * every process whatever the aggregators.  ROMIO reads cb_nodes when the
+ * file opens only. */
+#define AGGR_PIECES 4096
+#define AGGR_SMALL 4096
+
+/* The info of a batch's view: cb_nodes the number of processes when want
+ * (MPI_INFO_NULL otherwise, or when it cannot be made). */
+static MPI_Info aggr_info(const mpist *ms, int want)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    char val[24];
+    if (!want || ms->nprocs < 2 || MPI_Info_create(&info) != MPI_SUCCESS)
+        return MPI_INFO_NULL;
+    snprintf(val, sizeof val, "%d", ms->nprocs);
+    if (MPI_Info_set(info, "cb_nodes", val) != MPI_SUCCESS)
+        MPI_Info_free(&info);
+    return info;
+}
+
 /* One kind (put or get) of a batch: every process's requests of that kind
  * in one collective call, through one staging buffer in file order; where
  * some process's pieces overlap, one collective call a request instead. */
@@ -841,8 +869,8 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
     unsigned char *stage = NULL;
     int k = 0, status = NCS_NOERR, overlap = 0, kept = 0, sorted = 1;
     int *erange = NULL;
-    long long in[4], out[4] = { 0 }, maxk;
-    uint64_t recs = 0, total = 0;
+    long long in[6], out[6] = { 0 }, maxk;
+    uint64_t recs = 0, total = 0, nblk = 0;
     static const plan none;
 
     memset(&w, 0, sizeof w);
@@ -894,6 +922,8 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         for (size_t i = 0; i < w.n; i++) {
             if (i > 0 && w.b[i].off < w.b[i - 1].off + w.b[i - 1].len)
                 overlap = 1;
+            if (i == 0 || w.b[i].off != w.b[i - 1].off + w.b[i - 1].len)
+                nblk++;
             w.b[i].pos = pos;
             pos += w.b[i].len;
             if (put && batch_convert(f, reqs, &w.b[i], stage, 1))
@@ -902,13 +932,16 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         if (!put && total > 0)
             memset(stage, 0, (size_t)total);   /* what a read past the end leaves */
     }
-    /* the largest of: a failure here, an overlap, the records; and of the
-     * requests of this kind */
+    /* the largest of: a failure here, an overlap, the records, the
+     * requests of this kind; whether a process's put has many small
+     * pieces, whether its hints name cb_nodes */
     in[0] = status != NCS_NOERR;
     in[1] = overlap;
     in[2] = (long long)recs;
     in[3] = (long long)k;
-    if (MPI_Allreduce(in, out, 4, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+    in[4] = put && nblk >= AGGR_PIECES && total < nblk * AGGR_SMALL;
+    in[5] = ms->cb_nodes_hint;
+    if (MPI_Allreduce(in, out, 6, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
         out[0] = 1;
     maxk = out[3];
     if (out[0] == 0 && maxk == 0) {
@@ -920,12 +953,15 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         MPI_Status mst;
         int cnt = 0, err;
         int s2 = batch_file_type(w.b, w.n, &ft);
+        MPI_Info vi = aggr_info(ms, out[4] && !out[5]);
         if (s2 == NCS_NOERR && w.n > 0)
             s2 = memory_type(total, &mt, &cnt);
         if (s2 != NCS_NOERR)
             cnt = 0;     /* (takes part with nothing) */
         ms->fh_viewed = 1;
-        err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+        err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", vi);
+        if (vi != MPI_INFO_NULL)
+            MPI_Info_free(&vi);
         if (err == MPI_SUCCESS)
             err = put ? MPI_File_write_all(ms->fh, stage, cnt, mt, &mst)
                       : MPI_File_read_all(ms->fh, stage, cnt, mt, &mst);
