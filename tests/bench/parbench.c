@@ -24,7 +24,10 @@
  * of its R runs (the best of a few runs favours whichever library's times
  * scatter more).  Options: --scale N (data per process, default 4: about
  * 4 MiB per kernel per process), --reps R (default 11), --dir DIR
- * (default /tmp), --kernels k1,k2,...
+ * (default /tmp), --kernels k1,k2,..., --hints key=value,... (MPI-IO hints
+ * in the MPI_Info of every create, through both libraries: cb_nodes=1
+ * keeps OMPIO's one aggregator where ncslab's wait would ask for more,
+ * doc/parallel.md "Speed").
  */
 #include <mpi.h>
 #include <ncslab_par.h>
@@ -39,6 +42,7 @@
 #define NRECS 4
 
 static int rank, nprocs;
+static MPI_Info hints = MPI_INFO_NULL;  /* --hints: every create's, both libraries */
 
 static void die(const char *what, const char *msg)
 {
@@ -82,7 +86,7 @@ static double flash(int lib, const char *path, int scale, double *bytes)
     t0 = MPI_Wtime();
     if (lib == 0) {
         size_t st = (size_t)rank * per, ct = per;
-        NCS(ncs_create_par(path, NCS_CLOBBER | NCS_64BIT_DATA, MPI_COMM_WORLD, MPI_INFO_NULL,
+        NCS(ncs_create_par(path, NCS_CLOBBER | NCS_64BIT_DATA, MPI_COMM_WORLD, hints,
                            &ncid));
         NCS(ncs_def_dim(ncid, "n", per * nprocs, &dim));
         for (int i = 0; i < NVARS; i++) {
@@ -95,7 +99,7 @@ static double flash(int lib, const char *path, int scale, double *bytes)
         NCS(ncs_close(ncid));
     } else {
         MPI_Offset st = (MPI_Offset)rank * per, ct = per;
-        PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &ncid));
+        PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_DATA, hints, &ncid));
         PN(ncmpi_def_dim(ncid, "n", (MPI_Offset)per * nprocs, &dim));
         for (int i = 0; i < NVARS; i++) {
             snprintf(name, sizeof name, "var%d", i);
@@ -130,7 +134,7 @@ static double wrf(int lib, const char *path, int scale, double *bytes)
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     if (lib == 0) {
-        NCS(ncs_create_par(path, NCS_CLOBBER | NCS_64BIT_OFFSET, MPI_COMM_WORLD, MPI_INFO_NULL,
+        NCS(ncs_create_par(path, NCS_CLOBBER | NCS_64BIT_OFFSET, MPI_COMM_WORLD, hints,
                            &ncid));
         NCS(ncs_def_dim(ncid, "Time", NCS_UNLIMITED, &d[0]));
         NCS(ncs_def_dim(ncid, "south_north", by * py, &d[1]));
@@ -148,7 +152,7 @@ static double wrf(int lib, const char *path, int scale, double *bytes)
             }
         NCS(ncs_close(ncid));
     } else {
-        PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_OFFSET, MPI_INFO_NULL,
+        PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_OFFSET, hints,
                         &ncid));
         PN(ncmpi_def_dim(ncid, "Time", NC_UNLIMITED, &d[0]));
         PN(ncmpi_def_dim(ncid, "south_north", (MPI_Offset)(by * py), &d[1]));
@@ -197,7 +201,7 @@ static double e3sm(int lib, const char *path, int scale, double *bytes)
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     if (lib != 1) {
-        NCS(ncs_create_par(path, NCS_CLOBBER | NCS_64BIT_DATA, MPI_COMM_WORLD, MPI_INFO_NULL,
+        NCS(ncs_create_par(path, NCS_CLOBBER | NCS_64BIT_DATA, MPI_COMM_WORLD, hints,
                            &ncid));
         NCS(ncs_def_dim(ncid, "time", NCS_UNLIMITED, &d[0]));
         NCS(ncs_def_dim(ncid, "ncol", ny, &d[1]));
@@ -211,7 +215,7 @@ static double e3sm(int lib, const char *path, int scale, double *bytes)
         if (lib == 3 && npieces % (size_t)nprocs != 0)
             die("e3sm", "the processes' numbers of pieces differ");
     } else {
-        PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &ncid));
+        PN(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_DATA, hints, &ncid));
         PN(ncmpi_def_dim(ncid, "time", NC_UNLIMITED, &d[0]));
         PN(ncmpi_def_dim(ncid, "ncol", (MPI_Offset)ny, &d[1]));
         PN(ncmpi_def_dim(ncid, "lev", (MPI_Offset)nx, &d[2]));
@@ -305,6 +309,28 @@ static int wanted(const char *list, const char *name)
     return 0;
 }
 
+/* The hints of list (key=value, comma-separated) into hints; -1 for an
+ * entry without '='. */
+static int set_hints(const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    int status = copy != NULL ? 0 : -1;
+    if (status == 0 && hints == MPI_INFO_NULL)
+        MPI_Info_create(&hints);
+    for (char *t = copy != NULL ? strtok_r(copy, ",", &save) : NULL; t != NULL && status == 0;
+         t = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(t, '=');
+        if (eq == NULL || eq == t)
+            status = -1;
+        else {
+            *eq = '\0';
+            MPI_Info_set(hints, t, eq + 1);
+        }
+    }
+    free(copy);
+    return status;
+}
+
 /* 1 when the two files are byte for byte the same (rank 0 reads them). */
 static int same_files(const char *a, const char *b)
 {
@@ -353,10 +379,13 @@ int main(int argc, char **argv)
             dir = argv[++i];
         else if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc && set_hints(argv[i + 1]) == 0)
+            i++;
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: parbench [--scale N] [--reps R] [--dir DIR] "
-                                "[--kernels flash,wrf,e3sm,e3sm-blocking,e3sm-collective]\n");
+                                "[--kernels flash,wrf,e3sm,e3sm-blocking,e3sm-collective] "
+                                "[--hints key=value,...]\n");
             MPI_Finalize();
             return 2;
         }
@@ -408,6 +437,8 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
     }
     MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (hints != MPI_INFO_NULL)
+        MPI_Info_free(&hints);
     MPI_Finalize();
     return fail;
 }

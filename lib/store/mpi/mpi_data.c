@@ -20,6 +20,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -601,7 +602,7 @@ int ncsi_mpi_fill_range(ncs_file *f, uint64_t off, uint64_t n, const unsigned ch
 typedef struct blk {
     uint64_t off, len, pos;
     ptrdiff_t moff, mstep;
-    int req;
+    int req, varid;
 } blk;
 
 static int by_off(const void *a, const void *b)
@@ -610,10 +611,72 @@ static int by_off(const void *a, const void *b)
     return x->off < y->off ? -1 : x->off > y->off ? 1 : 0;
 }
 
+/* Merges the sorted a[0..na-1] and b[0..nb-1] into out, stably. */
+static void merge_pieces(const blk *a, size_t na, const blk *b, size_t nb, blk *out)
+{
+    size_t i = 0, j = 0;
+    while (i < na && j < nb)
+        *out++ = b[j].off < a[i].off ? b[j++] : a[i++];
+    while (i < na)
+        *out++ = a[i++];
+    while (j < nb)
+        *out++ = b[j++];
+}
+
+/* The end of the ascending run of p[0..n-1] that starts at i. */
+static size_t run_end(const blk *p, size_t i, size_t n)
+{
+    while (++i < n && p[i].off >= p[i - 1].off)
+        ;
+    return i;
+}
+
+/* Sorts b[0..n-1] by file offset, stably, through tmp (as many pieces).
+ * A wait's pieces come request by request, and those of one variable
+ * mostly ascend already (a decomposition's pieces in order), while the
+ * variables alternate: the pieces are gathered variable by variable first
+ * (a counting sort on the variable, when there are no more variables than
+ * pieces) and the ascending runs then merged pairwise, a few passes
+ * instead of qsort's n log n calls of a comparison. */
+static int sort_pieces(blk *b, blk *tmp, size_t n, int nvars)
+{
+    blk *src = b, *dst = tmp;
+    size_t runs;
+    if (nvars > 0 && (size_t)nvars <= n) {
+        size_t *at = ncsi_calloc((size_t)nvars + 1, sizeof *at);
+        if (at == NULL)
+            return NCS_ERR(NCS_ENOMEM);
+        for (size_t i = 0; i < n; i++)
+            at[b[i].varid + 1]++;
+        for (int v = 0; v < nvars; v++)
+            at[v + 1] += at[v];
+        for (size_t i = 0; i < n; i++)
+            tmp[at[b[i].varid]++] = b[i];
+        free(at);
+        src = tmp;
+        dst = b;
+    }
+    do {
+        blk *t;
+        runs = 0;
+        for (size_t i = 0; i < n; runs++) {
+            size_t m = run_end(src, i, n), e = m < n ? run_end(src, m, n) : n;
+            merge_pieces(src + i, m - i, src + m, e - m, dst + i);
+            i = e;
+        }
+        t = src;
+        src = dst;
+        dst = t;
+    } while (runs > 1);
+    if (src != b)
+        memcpy(b, src, n * sizeof *b);
+    return NCS_NOERR;
+}
+
 typedef struct bwalk {
     ncs_file *f;
     const ncs_var *v;
-    int req;
+    int req, varid;
     blk *b;
     size_t n, cap;
 } bwalk;
@@ -628,7 +691,8 @@ static int bwalk_add(bwalk *w, uint64_t off, uint64_t len, ptrdiff_t moff, ptrdi
         w->b = q;
         w->cap = ncap;
     }
-    w->b[w->n] = (blk){ .off = off, .len = len, .moff = moff, .mstep = mstep, .req = w->req };
+    w->b[w->n] = (blk){ .off = off, .len = len, .moff = moff, .mstep = mstep, .req = w->req,
+                        .varid = w->varid };
     w->n++;
     return NCS_NOERR;
 }
@@ -655,6 +719,69 @@ static int batch_run(void *ctx, uint64_t rec, uint64_t elem, uint64_t n, uint64_
             status = bwalk_add(w, off + j * gap, xsz, moff + (ptrdiff_t)j * mstep, mstep);
     }
     return status;
+}
+
+/* The fewest equally spaced blocks of one length a batch's file type
+ * describes as one vector: MPI builds a vector in one step where an
+ * indexed type takes a step a block, and decodes it faster when the view
+ * is set (a wait's pieces of a cyclic decomposition are such runs). */
+#define VEC_MIN 4
+
+/* The file type of the blocks lens/disps[0..k-1] (sorted, none
+ * overlapping), committed: every run of at least VEC_MIN blocks of one
+ * length equally spaced one vector, the other blocks as they are. */
+static int blocks_type(const int *lens, const MPI_Aint *disps, size_t k, MPI_Datatype *ft)
+{
+    int *el = NULL;
+    MPI_Aint *ed = NULL;
+    MPI_Datatype *et = NULL;
+    size_t ne = 0, nvec = 0;
+    int err = MPI_SUCCESS;
+
+    el = ncsi_malloc(k * sizeof *el);
+    ed = ncsi_malloc(k * sizeof *ed);
+    et = ncsi_malloc(k * sizeof *et);
+    if (el == NULL || ed == NULL || et == NULL) {
+        err = MPI_ERR_NO_MEM;
+        goto cleanup;
+    }
+    for (size_t i = 0; i < k;) {
+        size_t j = i + 1;
+        MPI_Aint step = i + 1 < k ? disps[i + 1] - disps[i] : 0;
+        while (j < k && lens[j] == lens[i] && disps[j] - disps[j - 1] == step)
+            j++;
+        ed[ne] = disps[i];
+        if (j - i >= VEC_MIN) {
+            el[ne] = 1;
+            err = MPI_Type_create_hvector((int)(j - i), lens[i], step, MPI_BYTE, &et[ne]);
+            if (err != MPI_SUCCESS)
+                goto cleanup;
+            nvec++;
+            i = j;
+        } else {
+            el[ne] = lens[i];
+            et[ne] = MPI_BYTE;
+            i++;
+        }
+        ne++;
+    }
+    err = nvec > 0 ? MPI_Type_create_struct((int)ne, el, ed, et, ft)
+                   : MPI_Type_create_hindexed((int)k, lens, disps, MPI_BYTE, ft);
+    if (err == MPI_SUCCESS) {
+        err = MPI_Type_commit(ft);
+        if (err != MPI_SUCCESS)
+            MPI_Type_free(ft);
+    }
+cleanup:
+    for (size_t i = 0; et != NULL && i < ne; i++)
+        if (et[i] != MPI_BYTE)
+            MPI_Type_free(&et[i]);
+    if (err != MPI_SUCCESS)
+        *ft = MPI_BYTE;
+    free(el);
+    free(ed);
+    free(et);
+    return err;
 }
 
 /* The file type of the sorted pieces b[0..n-1], those that follow on
@@ -685,15 +812,7 @@ static int batch_file_type(const blk *b, size_t n, MPI_Datatype *ft)
             k++;
         }
     }
-    err = k > INT_MAX ? MPI_ERR_COUNT
-                      : MPI_Type_create_hindexed((int)k, lens, disps, MPI_BYTE, ft);
-    if (err == MPI_SUCCESS) {
-        err = MPI_Type_commit(ft);
-        if (err != MPI_SUCCESS)
-            MPI_Type_free(ft);
-    }
-    if (err != MPI_SUCCESS)
-        *ft = MPI_BYTE;
+    err = k > INT_MAX ? MPI_ERR_COUNT : blocks_type(lens, disps, k, ft);
     free(lens);
     free(disps);
     return err == MPI_ERR_COUNT ? NCS_ERR(NCS_ENOMEM) : ncsi_mpi_status(err);
@@ -713,6 +832,33 @@ static int batch_convert(ncs_file *f, ncsi_req *const *reqs, const blk *b,
     return s == NCS_ERANGE;
 }
 
+/* A wait's put whose pieces are many and small, on some process (at least
+ * AGGR_PIECES blocks of bytes averaging under AGGR_SMALL), asks for an
+ * aggregator on every process in the info of its view, unless a process's
+ * hints name cb_nodes.  OMPIO gives a collective call of less than its
+ * buffer size (32 MiB) one aggregator, which then builds the exchange of
+ * every process's pieces alone (twice the instructions of each other
+ * process in the E3SM-like kernel at 4 processes, doc/parallel.md
+ * "Speed"); its other work grows with the pieces of all processes on
+ * every process whatever the aggregators.  ROMIO reads cb_nodes when the
+ * file opens only. */
+#define AGGR_PIECES 4096
+#define AGGR_SMALL 4096
+
+/* The info of a batch's view: cb_nodes the number of processes when want
+ * (MPI_INFO_NULL otherwise, or when it cannot be made). */
+static MPI_Info aggr_info(const mpist *ms, int want)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    char val[24];
+    if (!want || ms->nprocs < 2 || MPI_Info_create(&info) != MPI_SUCCESS)
+        return MPI_INFO_NULL;
+    snprintf(val, sizeof val, "%d", ms->nprocs);
+    if (MPI_Info_set(info, "cb_nodes", val) != MPI_SUCCESS)
+        MPI_Info_free(&info);
+    return info;
+}
+
 /* One kind (put or get) of a batch: every process's requests of that kind
  * in one collective call, through one staging buffer in file order; where
  * some process's pieces overlap, one collective call a request instead. */
@@ -723,8 +869,8 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
     unsigned char *stage = NULL;
     int k = 0, status = NCS_NOERR, overlap = 0, kept = 0, sorted = 1;
     int *erange = NULL;
-    long long in[4], out[4] = { 0 }, maxk;
-    uint64_t recs = 0, total = 0;
+    long long in[6], out[6] = { 0 }, maxk;
+    uint64_t recs = 0, total = 0, nblk = 0;
     static const plan none;
 
     memset(&w, 0, sizeof w);
@@ -759,17 +905,25 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
             continue;
         w.v = &f->model.vars[q->varid];
         w.req = i;
+        w.varid = q->varid;
         status = ncsi_slab_runs(&q->slab, w.v->dsizes, batch_run, &w);
     }
     if (status == NCS_NOERR) {
         uint64_t pos = 0;
         for (size_t i = 1; i < w.n && sorted; i++)
             sorted = w.b[i - 1].off <= w.b[i].off;
-        if (!sorted)
-            qsort(w.b, w.n, sizeof *w.b, by_off);
+        if (!sorted) {
+            blk *tmp = ncsi_malloc(w.n * sizeof *tmp);
+            /* (short of memory: in place) */
+            if (tmp == NULL || sort_pieces(w.b, tmp, w.n, f->model.nvars) != NCS_NOERR)
+                qsort(w.b, w.n, sizeof *w.b, by_off);
+            free(tmp);
+        }
         for (size_t i = 0; i < w.n; i++) {
             if (i > 0 && w.b[i].off < w.b[i - 1].off + w.b[i - 1].len)
                 overlap = 1;
+            if (i == 0 || w.b[i].off != w.b[i - 1].off + w.b[i - 1].len)
+                nblk++;
             w.b[i].pos = pos;
             pos += w.b[i].len;
             if (put && batch_convert(f, reqs, &w.b[i], stage, 1))
@@ -778,13 +932,16 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         if (!put && total > 0)
             memset(stage, 0, (size_t)total);   /* what a read past the end leaves */
     }
-    /* the largest of: a failure here, an overlap, the records; and of the
-     * requests of this kind */
+    /* the largest of: a failure here, an overlap, the records, the
+     * requests of this kind; whether a process's put has many small
+     * pieces, whether its hints name cb_nodes */
     in[0] = status != NCS_NOERR;
     in[1] = overlap;
     in[2] = (long long)recs;
     in[3] = (long long)k;
-    if (MPI_Allreduce(in, out, 4, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
+    in[4] = put && nblk >= AGGR_PIECES && total < nblk * AGGR_SMALL;
+    in[5] = ms->cb_nodes_hint;
+    if (MPI_Allreduce(in, out, 6, MPI_LONG_LONG, MPI_MAX, ms->comm) != MPI_SUCCESS)
         out[0] = 1;
     maxk = out[3];
     if (out[0] == 0 && maxk == 0) {
@@ -796,12 +953,15 @@ static int batch_kind(ncs_file *f, ncsi_req *const *reqs, int n, int *st, int pu
         MPI_Status mst;
         int cnt = 0, err;
         int s2 = batch_file_type(w.b, w.n, &ft);
+        MPI_Info vi = aggr_info(ms, out[4] && !out[5]);
         if (s2 == NCS_NOERR && w.n > 0)
             s2 = memory_type(total, &mt, &cnt);
         if (s2 != NCS_NOERR)
             cnt = 0;     /* (takes part with nothing) */
         ms->fh_viewed = 1;
-        err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", MPI_INFO_NULL);
+        err = MPI_File_set_view(ms->fh, 0, MPI_BYTE, ft, "native", vi);
+        if (vi != MPI_INFO_NULL)
+            MPI_Info_free(&vi);
         if (err == MPI_SUCCESS)
             err = put ? MPI_File_write_all(ms->fh, stage, cnt, mt, &mst)
                       : MPI_File_read_all(ms->fh, stage, cnt, mt, &mst);

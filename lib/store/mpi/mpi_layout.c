@@ -65,10 +65,12 @@ static uint64_t round4(uint64_t a)
 
 void ncsi_mpi_read_hints(mpist *ms)
 {
+    char val[64];
     ms->h_hint = hint_size(ms->info, "nc_header_align_size");
     ms->fx_hint = hint_size(ms->info, "nc_var_align_size");
     ms->r_hint = hint_size(ms->info, "nc_record_align_size");
     ms->hdr_pad = hint_size(ms->info, "nc_header_pad_size");
+    ms->cb_nodes_hint = hint_get(ms->info, "cb_nodes", val);
     ms->alone_put = !hint_is(ms->info, "romio_cb_write", "enable");
     ms->alone_get = !hint_is(ms->info, "romio_cb_read", "enable");
 }

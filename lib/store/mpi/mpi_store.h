@@ -50,6 +50,8 @@ typedef struct mpist {
     int naccess;
     /* the layout hints of the MPI_Info (mpi_layout.c), 0 when unset */
     uint64_t h_hint, fx_hint, r_hint, hdr_pad;
+    int cb_nodes_hint;        /* the hints name cb_nodes (mpi_data.c keeps
+                                 to the caller's aggregators then) */
     uint64_t written_numrecs; /* the record count the file holds */
     int ioerr;                /* an MPI-IO failure of a collective data call
                                  this process returned alone; every process
