@@ -18,9 +18,10 @@
  * life: a point read costs the nodes on one path from the root (as HDF5's
  * own lookup reads), a scan every node once.  Each node is checked as it
  * is read: its signature and type, its level one below its parent's, its
- * entries increasing and inside the range its parent gives it, each a
- * place of the chunk grid inside the dataset, each chunk inside the file
- * with a nonzero size; so no path loops and no chunk is found twice.  A
+ * entries increasing and inside the range its parent gives it, below its
+ * own last key (which bounds HDF5's search as well), each a place of the
+ * chunk grid inside the dataset, each chunk inside the file with a
+ * nonzero size; so no path loops and no chunk is found twice.  A
  * node that breaks these rules makes the lookups that reach it
  * NCSI_H5R_CORRUPT.  Children are published with release stores, so
  * lookups walk loaded nodes without a lock; only loading takes the
@@ -38,6 +39,8 @@
 typedef struct bnode {
     int level;
     size_t n;
+    uint64_t bound;              /* the places of its entries are below it:
+                                    the node's last key, or its parent's */
     uint64_t *key;               /* the place of each entry's first chunk,
                                     increasing */
     uint64_t *where;             /* level 0: the chunk's absolute address;
@@ -51,6 +54,9 @@ struct ncsi_h5r_chunks {
     int rank;
     uint64_t chunk[NCSI_H5R_MAX_RANK];
     uint64_t grid[NCSI_H5R_MAX_RANK];   /* chunks along each dimension */
+    uint64_t stride[NCSI_H5R_MAX_RANK]; /* places of the grid between
+                                           neighbours along each dimension */
+    uint32_t esz;                /* the element's size, as the layout says */
     uint64_t ext[NCSI_H5R_MAX_RANK];    /* the dataset's extent */
     bnode *root;                 /* NULL: no chunk stored */
     pthread_mutex_t lock;        /* held while a node is read */
@@ -80,6 +86,25 @@ static int key_place(const ncsi_h5r_chunks *c, const unsigned char *k, uint64_t 
         return -1;
     *idx = x;
     return 0;
+}
+
+/* How many places of the grid come before the key k in the grid's order:
+ * HDF5 compares keys by their chunk coordinates (each offset divided by
+ * the chunk's length, rounded down), first dimension first, and finds an
+ * entry only below the key after it (the node's last key for its last
+ * entry), which may lie past the grid. */
+static uint64_t key_bound(const ncsi_h5r_chunks *c, const unsigned char *k)
+{
+    uint64_t count = 0;
+    for (int d = 0; d < c->rank; d++) {
+        uint64_t s = ncsi_h5r_le(k + 8 + 8 * (size_t)d, 8) / c->chunk[d];
+        if (s >= c->grid[d])
+            return count + c->grid[d] * c->stride[d];
+        count += s * c->stride[d];
+    }
+    /* the element offset is a dimension of its own, of one place: HDF5's
+     * last key holds the last chunk's offsets and the element's size */
+    return count + (ncsi_h5r_le(k + 8 + 8 * (size_t)c->rank, 8) / c->esz >= 1);
 }
 
 /* Reads the node at relative address a: at level (-1: the root, any), its
@@ -136,6 +161,12 @@ static int node_read(const ncsi_h5r_chunks *c, uint64_t a, int level, uint64_t l
         }
         b->where[i] = where;
     }
+    /* the key after the last entry bounds it, as it bounds HDF5's search */
+    b->bound = key_bound(c, body + n * esz);
+    if (hi != 0 && hi < b->bound)
+        b->bound = hi;
+    if (b->key[n - 1] >= b->bound)
+        goto done;
     status = NCS_NOERR;
 done:
     free(body);
@@ -161,6 +192,7 @@ int ncsi_h5r_chunks_open(const ncsi_h5r *f, const ncsi_h5r_layout *lay, int rank
         return NCS_ENOMEM;
     c->f = f;
     c->rank = rank;
+    c->esz = lay->elem_size;
     for (int d = 0; d < rank; d++) {
         c->chunk[d] = lay->chunk[d];
         c->ext[d] = ext[d];
@@ -170,14 +202,12 @@ int ncsi_h5r_chunks_open(const ncsi_h5r *f, const ncsi_h5r_layout *lay, int rank
      * inside the extent, so their product is enough */
     {
         uint64_t places = 1;
-        for (int d = 1; d < rank; d++)
+        for (int d = rank - 1; d >= 0; d--) {
+            c->stride[d] = places;
             if (ncsi_mul_u64(places, c->grid[d], &places)) {
                 free(c);
                 return NCSI_H5R_CORRUPT;
             }
-        if (ncsi_mul_u64(places, c->grid[0], &places)) {
-            free(c);
-            return NCSI_H5R_CORRUPT;
         }
     }
     if (pthread_mutex_init(&c->lock, NULL) != 0) {
@@ -212,7 +242,7 @@ static int child_of(ncsi_h5r_chunks *c, bnode *b, size_t i, bnode **out)
         ch = b->child[i];
         if (ch == NULL) {
             status = node_read(c, b->where[i], b->level - 1, b->key[i],
-                               i + 1 < b->n ? b->key[i + 1] : 0, &ch);
+                               i + 1 < b->n ? b->key[i + 1] : b->bound, &ch);
             if (status == NCS_NOERR)
                 __atomic_store_n(&b->child[i], ch, __ATOMIC_RELEASE);
         }
