@@ -27,7 +27,10 @@
  * (default /tmp), --kernels k1,k2,..., --hints key=value,... (MPI-IO hints
  * in the MPI_Info of every create, through both libraries: cb_nodes=1
  * keeps OMPIO's one aggregator where ncslab's wait would ask for more,
- * doc/parallel.md "Speed").
+ * doc/parallel.md "Speed"), --fcoll LIST (OpenMPI: OMPIO's collective
+ * components, written to the control variable "fcoll" through MPI_T
+ * before any file is opened, as OMPI_MCA_fcoll=LIST would; it then holds
+ * for every file of the run, doc/parallel.md "Speed").
  */
 #include <mpi.h>
 #include <ncslab_par.h>
@@ -43,6 +46,7 @@
 
 static int rank, nprocs;
 static MPI_Info hints = MPI_INFO_NULL;  /* --hints: every create's, both libraries */
+static int mpit_open;                   /* --fcoll: MPI_T initialized */
 
 static void die(const char *what, const char *msg)
 {
@@ -331,6 +335,33 @@ static int set_hints(const char *list)
     return status;
 }
 
+/* --fcoll: the control variable "fcoll" (OpenMPI's list of OMPIO's
+ * collective components) set to list through MPI_T, before the run's
+ * first open; dies if this MPI has no such variable or refuses the value. */
+static void set_fcoll(const char *list)
+{
+    int provided, idx, count;
+    char back[256] = "";
+    MPI_T_cvar_handle h;
+    if (strlen(list) >= sizeof back)
+        die("--fcoll", "the list is too long");
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        die("--fcoll", "MPI_T_init_thread failed");
+    mpit_open = 1;
+    if (MPI_T_cvar_get_index("fcoll", &idx) != MPI_SUCCESS)
+        die("--fcoll", "this MPI has no control variable \"fcoll\"");
+    if (MPI_T_cvar_handle_alloc(idx, NULL, &h, &count) != MPI_SUCCESS)
+        die("--fcoll", "MPI_T_cvar_handle_alloc failed");
+    if (MPI_T_cvar_write(h, list) != MPI_SUCCESS)
+        die("--fcoll", "MPI_T_cvar_write refused the value");
+    if (MPI_T_cvar_read(h, back) != MPI_SUCCESS || strcmp(back, list) != 0)
+        die("--fcoll", "the value read back differs");
+    MPI_T_cvar_handle_free(&h);
+    /* MPI_T_finalize at the end: OpenMPI's, the last, closes the
+     * frameworks MPI_T registered, and the first open would register fcoll
+     * anew from the environment */
+}
+
 /* 1 when the two files are byte for byte the same (rank 0 reads them). */
 static int same_files(const char *a, const char *b)
 {
@@ -381,11 +412,13 @@ int main(int argc, char **argv)
             only = argv[++i];
         else if (strcmp(argv[i], "--hints") == 0 && i + 1 < argc && set_hints(argv[i + 1]) == 0)
             i++;
+        else if (strcmp(argv[i], "--fcoll") == 0 && i + 1 < argc)
+            set_fcoll(argv[++i]);
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: parbench [--scale N] [--reps R] [--dir DIR] "
                                 "[--kernels flash,wrf,e3sm,e3sm-blocking,e3sm-collective] "
-                                "[--hints key=value,...]\n");
+                                "[--hints key=value,...] [--fcoll LIST]\n");
             MPI_Finalize();
             return 2;
         }
@@ -439,6 +472,8 @@ int main(int argc, char **argv)
     MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (hints != MPI_INFO_NULL)
         MPI_Info_free(&hints);
+    if (mpit_open)
+        MPI_T_finalize();
     MPI_Finalize();
     return fail;
 }
