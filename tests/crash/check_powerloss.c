@@ -17,7 +17,7 @@
  *
  * Before each fdatasync (the last moment before it, whose possible disks
  * include those of every earlier moment since the one before), and when
- * the file is closed, it makes IMAGES disks out of them: for each 4 KiB
+ * the file is closed, it makes IMAGES (10) disks out of them: for each 4 KiB
  * block, the durable bytes with the first t of the writes that touched it
  * since, t chosen at random for each block (a block written back holds some
  * version the system's cache had); for the size, the size after the first k
@@ -53,7 +53,7 @@
 #define NXR     4096
 #define CY      16
 #define ROUNDS  5
-#define IMAGES  18          /* disks made at each moment, the two extremes included */
+#define IMAGES  10          /* disks made at each moment, the two extremes included */
 #define BLK     4096u
 
 static int value(int r, size_t y, size_t x)
@@ -399,6 +399,7 @@ START_TEST(powerloss)
     pid_t pid;
 
     printf("check_powerloss: NCS_POWERLOSS_SEED=%llu\n", seed);
+    fflush(stdout);
     snprintf(path, sizeof path, "ut_powerloss_%ld.nc", (long)getpid());
     snprintf(image_path, sizeof image_path, "ut_powerloss_%ld.img.nc", (long)getpid());
     make_file(path);

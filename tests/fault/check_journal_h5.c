@@ -35,6 +35,12 @@
  *                  the journal was complete) the failed one; another sync
  *                  of newer values then succeeds, and after the close the
  *                  file holds them
+ *   failed_then_killed  after a sync whose nth write failed, torn (its first
+ *                  pages written), for each n, the writer killed at each
+ *                  write of the next sync in turn (the file copied, the
+ *                  write torn): the copy holds one commit's values, never
+ *                  a mix of the failed commit's copies in place and older
+ *                  pages
  */
 #include <check.h>
 #include <errno.h>
@@ -471,6 +477,115 @@ START_TEST(failed_commit)
 }
 END_TEST
 
+/* The round whose values file p holds throughout, -1 when they are not
+ * all one round's. */
+static int whole_round(const char *p)
+{
+    static int buf[4 * NXJ];
+    size_t st[2] = { 0, 0 }, ct[2] = { 4, NXJ };
+    int nc, r;
+    NCS_OK(ncs_open(p, NCS_NOWRITE, &nc));
+    NCS_OK(ncs_get(nc, 0, st, ct, NULL, NULL, NCS_INT, buf));
+    NCS_OK(ncs_close(nc));
+    r = buf[0] / 1000000;
+    for (size_t i = 0; i < 4 * NXJ; i++)
+        if (buf[i] != r * 1000000 + (int)i)
+            return -1;
+    return r;
+}
+
+/* The nth write from now fails with EIO, its first pages written (as a
+ * write the system completed in part). */
+static void fail_write_torn(unsigned long long n, void (*hook)(void *, const char *))
+{
+    ncsi_fault_plan p;
+    memset(&p, 0, sizeof p);
+    p.kind = NCSI_FAULT_WRITE;
+    p.nth = n;
+    p.status = EIO;
+    p.torn = 1;
+    p.tear_at = 4096;
+    p.on_fire = hook;
+    ncsi_fault_io_install_plan(&p);
+}
+
+static char kill_snap[240];
+
+static void copy_at_fault(void *arg, const char *from)
+{
+    (void)arg;
+    (void)from;
+    snapshot(kill_snap);
+}
+
+START_TEST(failed_then_killed)
+{
+    int points = 0, states[4] = { 0 };
+    snprintf(kill_snap, sizeof kill_snap, "ut_journal_h5_kill_%ld.nc", (long)getpid());
+    for (unsigned long long n = 1;; n++) {
+        int nc, s, fired = 1;
+        make_file("killed");
+        ncsi_fault_io_install(NCSI_FAULT_WRITE, 0, 0);
+        NCS_OK(ncs_open(path, NCS_WRITE, &nc));
+        put_round(nc, 1);
+        NCS_OK(ncs_sync(nc));
+        put_round(nc, 2);
+        fail_write_torn(n, NULL);
+        s = ncs_sync(nc);
+        if (s == NCS_NOERR) {
+            /* n is past the sync's writes: done */
+            ncsi_fault_io_remove();
+            NCS_OK(ncs_close(nc));
+            break;
+        }
+        put_round(nc, 3);
+        /* each write of the next sync in turn is where the writer is
+         * killed: torn as a killed process's write, the file copied */
+        for (unsigned long long m = 1; fired; m++) {
+            int snc, r;
+            if (m > 1) {
+                /* the same history again, up to the failed sync */
+                ncs_abort(nc);
+                make_file("killed");
+                ncsi_fault_io_install(NCSI_FAULT_WRITE, 0, 0);
+                NCS_OK(ncs_open(path, NCS_WRITE, &nc));
+                put_round(nc, 1);
+                NCS_OK(ncs_sync(nc));
+                put_round(nc, 2);
+                fail_write_torn(n, NULL);
+                ck_assert(ncs_sync(nc) != NCS_NOERR);
+                put_round(nc, 3);
+            }
+            unlink(kill_snap);
+            fail_write_torn(m, copy_at_fault);
+            s = ncs_sync(nc);
+            fired = ncsi_fault_io_fired();
+            ncsi_fault_io_remove();
+            if (!fired) {
+                NCS_OK(s);
+                break;
+            }
+            /* one commit's state, never a mix, and the same after an
+             * open for writing */
+            r = whole_round(kill_snap);
+            ck_assert_msg(r >= 1 && r <= 3, "write %llu of the failed sync, write %llu of the "
+                          "next: %s", n, m, r < 0 ? "values of two rounds" : "wrong round");
+            states[r]++;
+            NCS_OK(ncs_open(kill_snap, NCS_WRITE, &snc));
+            NCS_OK(ncs_close(snc));
+            ck_assert_int_eq(whole_round(kill_snap), r);
+            points++;
+        }
+        ncs_abort(nc);
+    }
+    unlink(kill_snap);
+    unlink(path);
+    printf("failed_then_killed: %d kills in the sync after a failed one; states: round 1 %d, "
+           "2 %d, 3 %d\n", points, states[1], states[2], states[3]);
+    ck_assert(points > 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("journal_h5");
@@ -480,6 +595,7 @@ int main(void)
     tcase_add_loop_test(tc, damaged, 0, DMG_N - 1);
     tcase_add_test(tc, commit_io);
     tcase_add_test(tc, failed_commit);
+    tcase_add_test(tc, failed_then_killed);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

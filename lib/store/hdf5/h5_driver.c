@@ -25,7 +25,12 @@
  *     journal past the end of the new state, then copies the pages to their
  *     places and clears the journal's trailer.  With `durable`, fdatasync
  *     orders these steps on disk as well: the journal is on disk before any
- *     page is copied, the copies before the trailer is cleared.
+ *     page is copied, the copies before the trailer is cleared;
+ *   - a commit that failed after its journal was complete leaves it ending
+ *     the file with some pages maybe copied in place (`live`): until the
+ *     next commit every write below the file's end is deferred, and that
+ *     commit first copies the journal's pages in place again and syncs
+ *     (journal_redo), before a new journal is written past it.
  *
  * So a process killed at any moment leaves the state of one commit: before
  * the journal's trailer is complete, the previous one (plus unused bytes
@@ -550,18 +555,20 @@ static int journal_read1(jfile *f, const unsigned char *t, uint64_t psize, uint6
     return status;
 }
 
-/* A journal of this version whose trailer t ends the file at psize: its
- * checksum is checked over the file's bytes before anything is kept. */
-static int journal_read2(jfile *f, const unsigned char *t, uint64_t psize, uint64_t *final,
-                         int *found)
+/* Whether a journal of this version whose trailer t ends the file at psize
+ * counts (*ok), its checksum checked over the file's bytes; if so *idxp
+ * holds its index (freed by the caller). */
+static int journal_check2(jfile *f, const unsigned char *t, uint64_t psize,
+                          unsigned char **idxp, int *ok)
 {
     enum { BATCH = 64 };
-    uint64_t n = get_u64(t + 8), J = get_u64(t + 24), ilen;
+    uint64_t n = get_u64(t + 8), final = get_u64(t + 16), J = get_u64(t + 24), ilen;
     unsigned char *buf = NULL, *idx = NULL;
     jsum sum;
     int status = NCS_NOERR;
-    *final = get_u64(t + 16);
-    if (J % PAGE != 0 || J < *final || J > psize || n > (psize - J) / PAGE)
+    *ok = 0;
+    *idxp = NULL;
+    if (J % PAGE != 0 || J < final || J > psize || n > (psize - J) / PAGE)
         return NCS_NOERR;
     ilen = index_bytes(n);
     if (psize - J - n * PAGE != ilen)
@@ -580,11 +587,28 @@ static int journal_read2(jfile *f, const unsigned char *t, uint64_t psize, uint6
         status = read_full(f, idx, (size_t)ilen, J + n * PAGE);
     if (status == NCS_NOERR) {
         jsum_add(&sum, idx, (size_t)ilen - 8);
-        if (jsum_end(&sum) == get_u64(t + 32))
-            status = journal_load(f, idx, n, J, PAGE, 0, NCS_RNDUP(*final, PAGE) / PAGE, found);
+        *ok = jsum_end(&sum) == get_u64(t + 32);
     }
-    free(idx);
     free(buf);
+    if (status == NCS_NOERR && *ok)
+        *idxp = idx;
+    else
+        free(idx);
+    return status;
+}
+
+/* A journal of this version whose trailer t ends the file at psize, as the
+ * deferred pages. */
+static int journal_read2(jfile *f, const unsigned char *t, uint64_t psize, uint64_t *final,
+                         int *found)
+{
+    unsigned char *idx;
+    int ok, status = journal_check2(f, t, psize, &idx, &ok);
+    *final = get_u64(t + 16);
+    if (status == NCS_NOERR && ok)
+        status = journal_load(f, idx, get_u64(t + 8), get_u64(t + 24), PAGE, 0,
+                              NCS_RNDUP(*final, PAGE) / PAGE, found);
+    free(idx);
     return status;
 }
 
@@ -618,6 +642,43 @@ void ncsi_h5j_limit(void *handle, size_t bytes)
     pthread_mutex_unlock(&f->lock);
 }
 
+/* A commit that failed after its journal was complete left it ending the
+ * file (f->live), maybe with some of its pages copied in place: before any
+ * other journal is written, which would hide it, its pages are copied in
+ * place again from the file and made durable, so the file holds its state
+ * whole.  (Its pages are still deferred, maybe changed since, and go into
+ * the next journal as well.)  Nothing to do when it was not complete. */
+static int journal_redo(jfile *f)
+{
+    unsigned char t[TRAILER], *idx = NULL, *page = NULL;
+    uint64_t n, final, J;
+    int ok = 0, status = NCS_NOERR;
+    if (f->psize >= TRAILER)
+        status = read_full(f, t, TRAILER, f->psize - TRAILER);
+    if (status == NCS_NOERR && f->psize >= TRAILER && memcmp(t, jmagic2, 8) == 0)
+        status = journal_check2(f, t, f->psize, &idx, &ok);
+    if (status != NCS_NOERR || !ok)
+        return status;
+    n = get_u64(t + 8);
+    final = get_u64(t + 16);
+    J = get_u64(t + 24);
+    page = ncsi_malloc(PAGE);
+    if (page == NULL)
+        status = NCS_ERR(NCS_ENOMEM);
+    for (uint64_t i = 0; i < n && status == NCS_NOERR; i++) {
+        uint64_t no = get_u64(idx + 8 * i);
+        status = read_full(f, page, PAGE, J + i * PAGE);
+        if (status == NCS_NOERR && no * PAGE < final)
+            status = ncsi_io_write(f->io, no * PAGE, page,
+                                   final - no * PAGE < PAGE ? (size_t)(final - no * PAGE) : PAGE);
+    }
+    if (status == NCS_NOERR)
+        status = ncsi_io_sync(f->io);
+    free(page);
+    free(idx);
+    return status;
+}
+
 /* The journal of the n deferred pages below the final size, then the pages
  * in place, then the journal's trailer cleared (see the top of the file). */
 static int commit_journal(jfile *f, uint64_t final, size_t n, int durable)
@@ -625,12 +686,9 @@ static int commit_journal(jfile *f, uint64_t final, size_t n, int durable)
     static const unsigned char zeros[TRAILER];
     uint64_t base = NCS_RNDUP(final, PAGE), jlen = (uint64_t)n * PAGE + index_bytes(n), end;
     int status = NCS_NOERR;
-    /* past the new state and the last commit's, and past a journal a
-     * failed commit may have completed */
+    /* past the new state and the last commit's */
     if (base < f->committed)
         base = f->committed;
-    if (f->live && base < NCS_RNDUP(f->psize, PAGE))
-        base = NCS_RNDUP(f->psize, PAGE);
     end = NCS_RNDUP(f->psize, PAGE) > base + jlen ? NCS_RNDUP(f->psize, PAGE) : base + jlen;
     if (end - (base + jlen) > SLACK) {
         status = ncsi_io_set_size(f->io, base);
@@ -666,18 +724,14 @@ int ncsi_h5j_commit(void *handle, int durable)
     pthread_mutex_lock(&f->lock);
     final = f->eof;
     n = pages_below(f, NCS_RNDUP(final, PAGE) / PAGE);
-    if (n > 0) {
+    if (f->live)
+        status = journal_redo(f);
+    if (status == NCS_NOERR)
+        f->live = 0;
+    if (status == NCS_NOERR && n > 0)
         status = commit_journal(f, final, n, durable);
-    } else {
-        /* the file holds the new state already; a journal a failed commit
-         * may have left is cut off */
-        if (f->live)
-            status = ncsi_io_set_size(f->io, final);
-        if (status == NCS_NOERR && f->live)
-            f->psize = final;
-        if (status == NCS_NOERR && durable)
-            status = ncsi_io_sync(f->io);
-    }
+    else if (status == NCS_NOERR && durable)
+        status = ncsi_io_sync(f->io);   /* the file holds the new state already */
     if (status == NCS_NOERR) {
         pages_reset(f, 1);
         f->final = final;
@@ -685,12 +739,15 @@ int ncsi_h5j_commit(void *handle, int durable)
         f->trim = 1;
         f->live = 0;
     } else {
-        /* the pages stay deferred; the next commit writes its journal past
-         * whatever this one left */
+        /* the pages stay deferred; until the next commit has redone a
+         * journal this one may have completed, writes below the file's end
+         * are deferred too, so that none reaches the journal */
         uint64_t size;
         f->trim = 0;
         if (ncsi_io_size(f->io, &size) == NCS_NOERR && size > f->psize)
             f->psize = size;
+        if (f->live && f->committed < NCS_RNDUP(f->psize, PAGE))
+            f->committed = NCS_RNDUP(f->psize, PAGE);
     }
     pthread_mutex_unlock(&f->lock);
     return status;
@@ -910,7 +967,7 @@ static herr_t jv_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
     pthread_mutex_lock(&f->lock);
     if (addr < f->committed) {
         uint64_t split = end < f->committed ? end : f->committed;
-        if (type == H5FD_MEM_DRAW && f->raw_direct) {
+        if (type == H5FD_MEM_DRAW && f->raw_direct && !f->live) {
             status = ncsi_io_write(f->io, addr, b, (size_t)(split - addr));
             if (status == NCS_NOERR)
                 overlay(f, addr, (size_t)(split - addr), NULL, b);
