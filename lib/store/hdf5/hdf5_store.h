@@ -189,8 +189,9 @@ void *ncsi_h5j_handle(hid_t fid);
 /* Makes everything HDF5 has written so far the file's committed state; to
  * be called after H5Fflush succeeded.  With durable, the data are on
  * stable storage when it returns (fdatasync).  Returns NCS_NOERR, NCS_ENOMEM
- * or an errno value; on failure the previous commit still holds and the
- * writes stay pending. */
+ * or an errno value; on failure the writes stay pending, and the file
+ * holds the previous commit's state, or this one's when the failure came
+ * after its journal was complete. */
 int  ncsi_h5j_commit(void *handle, int durable);
 /* How many bytes of chunks rewritten in place (pages the committed state
  * holds) the driver keeps in memory until the next commit; past that, raw

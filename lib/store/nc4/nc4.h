@@ -99,15 +99,17 @@ int ncsi_nc4_chunkvar(ncs_chunkvar *ck, const ncs_var *v, const uint64_t *chunk,
 int ncsi_nc4_probe(ncs_io *io, uint64_t size, int *claims);
 
 /* The commit journal of ncslab's netCDF-4 files, which the HDF5 store's
- * file driver writes past the end of the file (lib/store/hdf5/h5_driver.c
- * has its format and its rules): pages of NCSI_NC4_JPAGE bytes, each a
- * record of NCSI_NC4_JRECORD, and a trailer.  A reader sees the file of a
- * complete journal's final size, the journal's pages over its bytes. */
+ * file driver writes past the end of the file's state (its rules are in
+ * lib/store/hdf5/h5_driver.c, its byte table in doc/reliability.md): a
+ * reader sees the file of a complete journal's final size, the journal's
+ * pages of NCSI_NC4_JPAGE bytes over its bytes.  Version 2 ("NCSJRNL2",
+ * the pages, their numbers, a trailer with a 64-bit checksum) is written;
+ * version 1 ("NCSJRNL1", records of a number and a page, crc32) is read. */
 #define NCSI_NC4_JPAGE    4096u
-#define NCSI_NC4_JRECORD  (8u + NCSI_NC4_JPAGE)
+#define NCSI_NC4_JRECORD  (8u + NCSI_NC4_JPAGE)   /* a version-1 record */
 #define NCSI_NC4_JTRAILER 40u
-/* Called for each page of a journal: NCS_NOERR, an error, or 1 when page
- * no was given before (the journal is then no journal). */
+/* Called for each page of a complete journal: NCS_NOERR, an error, or 1
+ * when page no was given before (the journal is then no journal). */
 typedef int (*ncsi_nc4_jpage_fn)(void *arg, uint64_t no, const unsigned char *data);
 /* Whether the psize bytes of io end with a complete journal (*found), and
  * then the size it gives the file (*final) and each of its pages, given to
@@ -115,6 +117,18 @@ typedef int (*ncsi_nc4_jpage_fn)(void *arg, uint64_t no, const unsigned char *da
  * given).  Errors: reading io, NCS_ENOMEM, and page()'s. */
 int ncsi_nc4_journal_read(ncs_io *io, uint64_t psize, uint64_t *final, int *found,
                           ncsi_nc4_jpage_fn page, void *arg);
+/* Version 2's checksum: one multiply a 64-bit word (little-endian) in
+ * eight chains, then a final mix; bytes are added 8 at a time. */
+#define NCSI_NC4_JLANES 8
+typedef struct ncsi_nc4_jsum {
+    uint64_t lane[NCSI_NC4_JLANES];
+    uint64_t words;
+} ncsi_nc4_jsum;
+void ncsi_nc4_jsum_init(ncsi_nc4_jsum *s);
+void ncsi_nc4_jsum_add(ncsi_nc4_jsum *s, const unsigned char *p, size_t n);
+uint64_t ncsi_nc4_jsum_end(const ncsi_nc4_jsum *s);
+/* Bytes of a version-2 journal's index, padding and trailer for n pages. */
+uint64_t ncsi_nc4_jindex_bytes(uint64_t n);
 
 /* ---- the store that reads netCDF-4 files without HDF5 ------------------------- */
 extern const ncs_store_methods ncsi_nc4_store;
