@@ -44,47 +44,10 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "rewrite_work.h"
 #include "io_fault.h"
 
-#define NY      320
-#define NXR     4096
-#define CY      16
-#define ROUNDS  5
 
-static int value(int r, size_t y, size_t x)
-{
-    return r * 10000000 + (int)y * 10000 + (int)x;
-}
-
-/* The round whose values row y holds in the state of commit k. */
-static int row_round(int k, size_t y)
-{
-    return y < CY ? k : k - (k % 2 == 0 && k > 0);
-}
-
-static int put_rows(int nc, int r, size_t nrows)
-{
-    static int buf[NY * NXR];
-    size_t st[2] = { 0, 0 }, ct[2] = { nrows, NXR };
-    for (size_t y = 0; y < nrows; y++)
-        for (size_t x = 0; x < NXR; x++)
-            buf[y * NXR + x] = value(r, y, x);
-    return ncs_put(nc, 0, st, ct, NULL, NULL, NCS_INT, buf);
-}
-
-static void make_file(const char *path)
-{
-    int nc, d[2], v;
-    size_t ch[2] = { CY, NXR };
-    NCS_OK(ncs_create(path, NCS_NETCDF4 | NCS_CLASSIC_MODEL | NCS_CLOBBER, &nc));
-    NCS_OK(ncs_def_dim(nc, "y", NY, &d[0]));
-    NCS_OK(ncs_def_dim(nc, "x", NXR, &d[1]));
-    NCS_OK(ncs_def_var(nc, "C", NCS_INT, 2, d, &v));
-    NCS_OK(ncs_def_var_chunking(nc, v, NCS_CHUNKED, ch));
-    NCS_OK(ncs_enddef(nc));
-    NCS_OK(put_rows(nc, 0, NY));
-    NCS_OK(ncs_close(nc));
-}
 
 static off_t file_size(const char *path)
 {
@@ -103,7 +66,7 @@ static int rewrite(const char *path, off_t *sizes)
     if (ncs_open(path, NCS_WRITE, &nc) != NCS_NOERR)
         return 0;                /* the fault fired in the open */
     for (int r = 1; r <= ROUNDS; r++) {
-        if (put_rows(nc, r, r % 2 ? NY : CY) != NCS_NOERR || ncs_sync(nc) != NCS_NOERR) {
+        if (rw_put_rows(nc, r, r % 2 ? NY : CY) != NCS_NOERR || ncs_sync(nc) != NCS_NOERR) {
             ncs_abort(nc);
             return 0;            /* the fault fired: the copy is made */
         }
@@ -115,38 +78,6 @@ static int rewrite(const char *path, off_t *sizes)
     return 0;
 }
 
-/* "" when the file holds exactly the state of one commit k >= synced
- * (*kp), else what is wrong. */
-static const char *check_state(const char *path, int synced, int *kp, char *msg, size_t msz)
-{
-    static int buf[NY * NXR];
-    size_t st[2] = { 0, 0 }, ct[2] = { NY, NXR };
-    int nc, s = ncs_open(path, NCS_NOWRITE, &nc), k;
-    if (s != NCS_NOERR) {
-        snprintf(msg, msz, "open: %s", ncs_strerror(s));
-        return msg;
-    }
-    s = ncs_get(nc, 0, st, ct, NULL, NULL, NCS_INT, buf);
-    ncs_close(nc);
-    if (s != NCS_NOERR) {
-        snprintf(msg, msz, "get: %s", ncs_strerror(s));
-        return msg;
-    }
-    k = buf[0] / 10000000;
-    *kp = k;
-    if (k < synced || k > ROUNDS) {
-        snprintf(msg, msz, "state of round %d, round %d was synced", k, synced);
-        return msg;
-    }
-    for (size_t y = 0; y < NY; y++)
-        for (size_t x = 0; x < NXR; x++)
-            if (buf[y * NXR + x] != value(row_round(k, y), y, x)) {
-                snprintf(msg, msz, "C[%zu][%zu] = %d, state of round %d has %d", y, x,
-                         buf[y * NXR + x], k, value(row_round(k, y), y, x));
-                return msg;
-            }
-    return "";
-}
 
 /* 1 when the file ends with the trailer of a journal (h5_driver.c's
  * format), which the copy's checks then read through and apply. */
@@ -196,7 +127,7 @@ static int run_point(const char *path, int kind, unsigned long long nth, int *sy
 {
     int fd[2], wst, fired = 0;
     pid_t pid;
-    make_file(path);
+    rw_make_file(path);
     pid = tu_fork_pipe(fd);
     if (pid == 0) {
         ncsi_fault_plan p;
@@ -243,7 +174,7 @@ START_TEST(points)
     static const char *const kind_name[] = { "write", "set_size" };
     unsigned long long counts[NCSI_FAULT_NKINDS];
     off_t sizes[ROUNDS + 1], made;
-    int points = 0, bad = 0, pending = 0, seen[ROUNDS + 1] = { 0 };
+    int npoints = 0, bad = 0, pending = 0, seen[ROUNDS + 1] = { 0 };
     char path[200], msg[300];
     const char *why;
 
@@ -251,7 +182,7 @@ START_TEST(points)
     snprintf(point_snap, sizeof point_snap, "ut_crash_rewrite_%ld.snap.nc", (long)getpid());
 
     /* the counting run: no fault */
-    make_file(path);
+    rw_make_file(path);
     made = file_size(path);
     run_point(path, NCSI_FAULT_WRITE, 0, NULL, counts, sizes);
     for (int r = 1; r <= ROUNDS; r++)
@@ -261,7 +192,7 @@ START_TEST(points)
                       r, (long long)sizes[r], r - 2, (long long)sizes[r - 2]);
     ck_assert_msg(file_size(path) == made, "closed file %lld bytes, %lld before the rewrites",
                   (long long)file_size(path), (long long)made);
-    why = check_state(path, ROUNDS, &(int){ 0 }, msg, sizeof msg);
+    why = rw_check_state(path, ROUNDS, &(int){ 0 }, msg, sizeof msg);
     ck_assert_msg(*why == '\0', "after the rewrites: %s", why);
 
     for (int kk = 0; kk < 2; kk++) {
@@ -270,9 +201,9 @@ START_TEST(points)
             unlink(point_snap);
             if (!run_point(path, kinds[kk], n, &synced, counts, sizes))
                 continue;
-            points++;
+            npoints++;
             pending += journal_pending(point_snap);
-            why = check_state(point_snap, synced, &k, msg, sizeof msg);
+            why = rw_check_state(point_snap, synced, &k, msg, sizeof msg);
             if (*why == '\0') {
                 /* repaired for good by an open for writing */
                 int s = ncs_open(point_snap, NCS_WRITE, &nc);
@@ -282,7 +213,7 @@ START_TEST(points)
                     snprintf(msg, sizeof msg, "reopen for writing: %s", ncs_strerror(s));
                     why = msg;
                 } else {
-                    why = check_state(point_snap, synced, &k2, msg, sizeof msg);
+                    why = rw_check_state(point_snap, synced, &k2, msg, sizeof msg);
                     if (*why == '\0' && k2 != k) {
                         snprintf(msg, sizeof msg, "round %d after reopening, %d before", k2, k);
                         why = msg;
@@ -303,13 +234,13 @@ START_TEST(points)
     }
     unlink(point_snap);
     unlink(path);
-    printf("rewrite: crash points: %d (%llu writes, torn; %llu size changes), %d bad; "
+    printf("rewrite: crash npoints: %d (%llu writes, torn; %llu size changes), %d bad; "
            "%d with a complete journal not yet applied; states:",
-           points, counts[NCSI_FAULT_WRITE], counts[NCSI_FAULT_SET_SIZE], bad, pending);
+           npoints, counts[NCSI_FAULT_WRITE], counts[NCSI_FAULT_SET_SIZE], bad, pending);
     for (int r = 0; r <= ROUNDS; r++)
         printf(" round %d %d%s", r, seen[r], r < ROUNDS ? "," : "\n");
     fflush(stdout);
-    ck_assert_msg(bad == 0, "%d of the crash points left a bad file", bad);
+    ck_assert_msg(bad == 0, "%d of the crash npoints left a bad file", bad);
     /* every commit was crashed in: each state turned up */
     for (int r = 0; r <= ROUNDS; r++)
         ck_assert_msg(seen[r] > 0, "no crash point left the state of round %d", r);

@@ -47,81 +47,13 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "rewrite_work.h"
 #include "io.h"
 
-#define NY      320
-#define NXR     4096
-#define CY      16
-#define ROUNDS  5
 #define IMAGES  10          /* disks made at each moment, the two extremes included */
 #define BLK     4096u
 
-static int value(int r, size_t y, size_t x)
-{
-    return r * 10000000 + (int)y * 10000 + (int)x;
-}
 
-static int row_round(int k, size_t y)
-{
-    return y < CY ? k : k - (k % 2 == 0 && k > 0);
-}
-
-static int put_rows(int nc, int r, size_t nrows)
-{
-    static int buf[NY * NXR];
-    size_t st[2] = { 0, 0 }, ct[2] = { nrows, NXR };
-    for (size_t y = 0; y < nrows; y++)
-        for (size_t x = 0; x < NXR; x++)
-            buf[y * NXR + x] = value(r, y, x);
-    return ncs_put(nc, 0, st, ct, NULL, NULL, NCS_INT, buf);
-}
-
-static void make_file(const char *path)
-{
-    int nc, d[2], v;
-    size_t ch[2] = { CY, NXR };
-    NCS_OK(ncs_create(path, NCS_NETCDF4 | NCS_CLASSIC_MODEL | NCS_CLOBBER, &nc));
-    NCS_OK(ncs_def_dim(nc, "y", NY, &d[0]));
-    NCS_OK(ncs_def_dim(nc, "x", NXR, &d[1]));
-    NCS_OK(ncs_def_var(nc, "C", NCS_INT, 2, d, &v));
-    NCS_OK(ncs_def_var_chunking(nc, v, NCS_CHUNKED, ch));
-    NCS_OK(ncs_enddef(nc));
-    NCS_OK(put_rows(nc, 0, NY));
-    NCS_OK(ncs_close(nc));
-}
-
-/* "" when the file holds exactly the state of one commit k >= synced
- * (*kp), else what is wrong. */
-static const char *check_state(const char *path, int synced, int *kp, char *msg, size_t msz)
-{
-    static int buf[NY * NXR];
-    size_t st[2] = { 0, 0 }, ct[2] = { NY, NXR };
-    int nc, s = ncs_open(path, NCS_NOWRITE, &nc), k;
-    if (s != NCS_NOERR) {
-        snprintf(msg, msz, "open: %s", ncs_strerror(s));
-        return msg;
-    }
-    s = ncs_get(nc, 0, st, ct, NULL, NULL, NCS_INT, buf);
-    ncs_close(nc);
-    if (s != NCS_NOERR) {
-        snprintf(msg, msz, "get: %s", ncs_strerror(s));
-        return msg;
-    }
-    k = buf[0] / 10000000;
-    *kp = k;
-    if (k < synced || k > ROUNDS) {
-        snprintf(msg, msz, "state of round %d, round %d was synced", k, synced);
-        return msg;
-    }
-    for (size_t y = 0; y < NY; y++)
-        for (size_t x = 0; x < NXR; x++)
-            if (buf[y * NXR + x] != value(row_round(k, y), y, x)) {
-                snprintf(msg, msz, "C[%zu][%zu] = %d, state of round %d has %d", y, x,
-                         buf[y * NXR + x], k, value(row_round(k, y), y, x));
-                return msg;
-            }
-    return "";
-}
 
 /* ---- the recording byte I/O --------------------------------------------------- */
 
@@ -383,7 +315,7 @@ static void writer(const char *path)
         _exit(16);
     ncsi_io_open = ncsi_io_posix_open;
     for (int r = 1; r <= ROUNDS; r++) {
-        if (put_rows(nc, r, r % 2 ? NY : CY) != NCS_NOERR || ncs_sync(nc) != NCS_NOERR)
+        if (rw_put_rows(nc, r, r % 2 ? NY : CY) != NCS_NOERR || ncs_sync(nc) != NCS_NOERR)
             _exit(17);
         synced_now = r;
     }
@@ -402,7 +334,7 @@ START_TEST(powerloss)
     fflush(stdout);
     snprintf(path, sizeof path, "ut_powerloss_%ld.nc", (long)getpid());
     snprintf(image_path, sizeof image_path, "ut_powerloss_%ld.img.nc", (long)getpid());
-    make_file(path);
+    rw_make_file(path);
     ck_assert(pipe(down) == 0 && pipe(up) == 0);
     pid = fork();
     ck_assert(pid >= 0);
@@ -419,7 +351,7 @@ START_TEST(powerloss)
     close(down[0]);
     while (read(up[0], msg, sizeof msg) == (ssize_t)sizeof msg) {
         int k = -1, k2 = -1, nc;
-        const char *why = check_state(image_path, msg[0], &k, m, sizeof m);
+        const char *why = rw_check_state(image_path, msg[0], &k, m, sizeof m);
         if (*why == '\0') {
             int s = ncs_open(image_path, NCS_WRITE, &nc);
             if (s == NCS_NOERR)
@@ -428,7 +360,7 @@ START_TEST(powerloss)
                 snprintf(m, sizeof m, "reopen for writing: %s", ncs_strerror(s));
                 why = m;
             } else {
-                why = check_state(image_path, msg[0], &k2, m, sizeof m);
+                why = rw_check_state(image_path, msg[0], &k2, m, sizeof m);
                 if (*why == '\0' && k2 != k) {
                     snprintf(m, sizeof m, "round %d after reopening, %d before", k2, k);
                     why = m;
