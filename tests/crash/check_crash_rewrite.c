@@ -234,13 +234,13 @@ START_TEST(points)
     }
     unlink(point_snap);
     unlink(path);
-    printf("rewrite: crash npoints: %d (%llu writes, torn; %llu size changes), %d bad; "
+    printf("rewrite: crash points: %d (%llu writes, torn; %llu size changes), %d bad; "
            "%d with a complete journal not yet applied; states:",
            npoints, counts[NCSI_FAULT_WRITE], counts[NCSI_FAULT_SET_SIZE], bad, pending);
     for (int r = 0; r <= ROUNDS; r++)
         printf(" round %d %d%s", r, seen[r], r < ROUNDS ? "," : "\n");
     fflush(stdout);
-    ck_assert_msg(bad == 0, "%d of the crash npoints left a bad file", bad);
+    ck_assert_msg(bad == 0, "%d of the crash points left a bad file", bad);
     /* every commit was crashed in: each state turned up */
     for (int r = 0; r <= ROUNDS; r++)
         ck_assert_msg(seen[r] > 0, "no crash point left the state of round %d", r);
