@@ -22,6 +22,11 @@
  *             reads that avoid it still succeed
  *   api       ncs_set_decode_threads(0) is NCS_EINVAL; the count set is
  *             the count read back
+ *   fork      a child forked the moment a read through the pool returns
+ *             (its workers maybe still waking) reads through the pool
+ *             too, and ends: FORK_ROUNDS times, none hung (a child
+ *             that inherited the pool's lock held by a worker thread,
+ *             which the child does not have, waited for it forever)
  *
  * Exit status 0 when all hold, 1 otherwise.
  */
@@ -31,6 +36,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NR 40
@@ -364,11 +373,76 @@ static int test_api(void)
     return 0;
 }
 
+#define FORK_ROUNDS 300
+
+/* The child's part: the whole of "z" again, through the pool. */
+static int fork_child(void)
+{
+    int ncid, varid;
+    CHECK(ncs_open(path, NCS_NOWRITE, &ncid));
+    CHECK(ncs_inq_varid(ncid, "z", &varid));
+    check_all(ncid, varid, NULL, "fork: child");
+    CHECK(ncs_close(ncid));
+    return nfail != 0;
+}
+
+/* 0 when the child ended well within 20 s; a child still running then is
+ * killed. */
+static int wait_child(pid_t pid, int round)
+{
+    struct timespec nap = { 0, 1000000 };
+    int wst = 0;
+    for (int t = 0; t < 20000; t++) {
+        pid_t r = waitpid(pid, &wst, WNOHANG);
+        if (r == pid) {
+            if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0)
+                failed("fork: the child failed", round, WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+            return 0;
+        }
+        if (r < 0) {
+            failed("fork: waitpid", round, errno);
+            return 1;
+        }
+        nanosleep(&nap, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &wst, 0);
+    failed("fork: the child hung (round, rounds)", round, FORK_ROUNDS);
+    return 1;
+}
+
+static int test_fork(void)
+{
+    CHECK(ncs_set_decode_threads(4));
+    for (int round = 0; round < FORK_ROUNDS; round++) {
+        int ncid, varid, *buf = malloc(sizeof(int) * NR * NC), st;
+        pid_t pid;
+        if (buf == NULL)
+            return 1;
+        CHECK(ncs_open(path, NCS_NOWRITE, &ncid));
+        CHECK(ncs_inq_varid(ncid, "z", &varid));
+        st = ncs_get(ncid, varid, NULL, NULL, NULL, NULL, NCS_INT, buf);
+        pid = fork();
+        if (pid == 0)
+            _exit(fork_child());
+        free(buf);
+        CHECK(st);
+        CHECK(ncs_close(ncid));
+        if (pid < 0) {
+            failed("fork: fork", round, errno);
+            return 1;
+        }
+        if (wait_child(pid, round) != 0)
+            return 1;
+    }
+    return 0;
+}
+
 int main(void)
 {
     snprintf(path, sizeof path, "decode_%ld.nc", (long)getpid());
     if (make_file() != 0 || test_api() != 0 || test_rewrite() != 0 || test_pool() != 0 ||
-        test_encode() != 0 || test_badchunk() != 0)
+        test_encode() != 0 || test_badchunk() != 0 || test_fork() != 0)
         nfail++;
     printf("check_decode: %d failures\n", nfail);
     if (nfail == 0)

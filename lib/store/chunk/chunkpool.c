@@ -16,8 +16,17 @@
  * takes item job->next only while job->next < job->n, so every item runs
  * exactly once; job->active counts the workers inside the job; the caller
  * clears job only when it has taken the last item and job->active is 0,
- * so no worker touches a job after its caller returned.  A child made by
- * fork has no workers; its caller then runs every item itself.
+ * so no worker touches a job after its caller returned.
+ *
+ * fork: a worker may hold `lock` at any moment (waking late from a job
+ * that has ended, or between two items), and a child of fork has no
+ * workers, so it would wait for that lock forever.  The fork handlers
+ * take the lock before the fork, so no worker holds it then, and give the
+ * child a pool of its own: no job, fresh condition variables (the
+ * parent's workers were waiting on the old ones), and no workers.  The
+ * child of a parent that had workers never starts any (a process forked
+ * from a threaded one should not start threads before it execs); its
+ * callers run every item themselves.
  */
 #include "chunk.h"
 
@@ -38,15 +47,41 @@ static pthread_cond_t idle = PTHREAD_COND_INITIALIZER;
 static job *current;
 static int want;                 /* 0 until configured */
 static int started;              /* worker threads running */
+static int forkable;             /* the fork handlers are registered */
 
 #define MAX_WORKERS 64
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+static void before_fork(void)
+{
+    pthread_mutex_lock(&lock);
+}
+
+static void after_fork_parent(void)
+{
+    pthread_mutex_unlock(&lock);
+}
+
+static void after_fork_child(void)
+{
+    if (started > 0)
+        forkable = 0;            /* the child of a threaded parent stays serial */
+    started = 0;
+    current = NULL;
+    pthread_cond_init(&work, NULL);
+    pthread_cond_init(&idle, NULL);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Once, before any worker exists: every path that starts one comes here
+ * first. */
 static void configure(void)
 {
     const char *e = getenv("NCSLAB_DECODE_THREADS");
     long n = e != NULL ? strtol(e, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    /* without the handlers no worker is ever started */
+    forkable = pthread_atfork(before_fork, after_fork_parent, after_fork_child) == 0;
     __atomic_store_n(&want, n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n,
                      __ATOMIC_RELAXED);
 }
@@ -110,7 +145,7 @@ void ncsi_pool_run(void (*fn)(void *arg, size_t i), void *arg, size_t n)
             fn(arg, i);
         return;
     }
-    while (started < w - 1) {
+    while (forkable && started < w - 1) {
         pthread_t t;
         if (pthread_create(&t, NULL, worker, NULL) != 0)
             break;               /* fewer workers: the caller does more */
