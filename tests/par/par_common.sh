@@ -2,8 +2,11 @@
 # build's facts (tests/par/parenv.sh, written by make check), the settings
 # OpenMPI needs on a shared or containerized machine, and
 #   par_run N PROGRAM ARGS...   mpirun with N processes under a timeout
-#                               (PAR_TIMEOUT seconds, default 60), so that
+#                               (PAR_TIMEOUT seconds, default 180), so that
 #                               a collective call that hangs fails the test
+#                               (par_rand --redef's 40 seeds at 2 processes
+#                               take 6-13 s on an idle machine of 2 cores
+#                               and up to 60 s at a load of 12-14)
 #   par_run_romio N PROGRAM ARGS...  par_run under ROMIO: Open MPI's
 #                               ROMIO component (OMPI_MCA_io), the run
 #                               skipped with a note when it has none;
@@ -22,7 +25,7 @@ if [ -z "$MPIRUN" ]; then
     echo "note: no mpirun found by configure: skipped"
     exit 77
 fi
-PAR_TIMEOUT=${PAR_TIMEOUT:-60}
+PAR_TIMEOUT=${PAR_TIMEOUT:-180}
 par_flags=
 if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
     # More processes than cores; as root (containers, CI) OpenMPI wants
