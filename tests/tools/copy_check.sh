@@ -201,6 +201,28 @@ touch "$tmp/plain"
 [ "$(stat -c %a "$tmp/base-cdf5.nc")" = "$(stat -c %a "$tmp/plain")" ] ||
     fail "output mode $(stat -c %a "$tmp/base-cdf5.nc"), want $(stat -c %a "$tmp/plain")"
 
+# the temporary output is created, never opened with O_TRUNC: ext4 starts
+# the write-back of a whole file rewritten after a truncation to empty when
+# it is closed (auto_da_alloc), so the copy would wait for the disk there
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    for o in "-k nc5" "-k nc7 -c y/200"; do
+        rm -f "$tmp/tr.nc"
+        # shellcheck disable=SC2086
+        strace -f -e trace=open,openat,creat,truncate,ftruncate -o "$tmp/strace.txt" \
+            "$copy" -q $o "$tmp/base.nc" "$tmp/tr.nc" || fail "ncslab-copy $o under strace"
+        grep -F 'tr.nc.ncslab-copy.' "$tmp/strace.txt" >"$tmp/strace.tmp"
+        grep -q 'O_CREAT|O_EXCL' "$tmp/strace.tmp" ||
+            fail "$o: the temporary output is not created with O_EXCL: $(cat "$tmp/strace.tmp")"
+        grep -q 'O_TRUNC' "$tmp/strace.tmp" &&
+            fail "$o: the temporary output is opened with O_TRUNC: $(cat "$tmp/strace.tmp")"
+        grep -Eq 'ftruncate\([0-9]+, 0\)' "$tmp/strace.txt" &&
+            fail "$o: a file is truncated to empty: $(grep ftruncate "$tmp/strace.txt")"
+    done
+    [ -s "$tmp/tr.nc" ] || fail "no output under strace"
+else
+    echo "strace not usable: the temporary file's creation is not checked"
+fi
+
 # ---- failures: message, nonzero status, no output, no temporary file ----
 printf 'not a netCDF file\n' >"$tmp/text.nc"
 cp "$tmp/base.nc" "$tmp/short.nc"
