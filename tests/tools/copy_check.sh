@@ -496,6 +496,23 @@ expect_failure 1 -k nc7 "$tmp/short.nc"
     fail "copy into a missing directory succeeded"
 grep -q '^ncslab-copy: ' "$tmp/bad.stderr" || fail "missing directory: no message"
 
+# a write error fails the copy with its message and status 1 and leaves no
+# file: the file size limit, with SIGXFSZ ignored, makes write(2) fail with
+# EFBIG (a netCDF-4 output's close after it crashed the program in HDF5's
+# exit handler)
+mkdir "$tmp/fsz"
+for o in "-k nc5" "-k nc7" "-k nc7 -d 1 -s"; do
+    # shellcheck disable=SC2086
+    (trap '' XFSZ; ulimit -f 40 && exec "$copy" -q $o "$tmp/base.nc" "$tmp/fsz/out.nc") \
+        >"$tmp/fsz.out" 2>&1
+    rc=$?
+    [ $rc -eq 1 ] || fail "$o, a write error: status $rc, want 1: $(cat "$tmp/fsz.out")"
+    grep -Eq "^ncslab-copy: .*(File too large|HDF error)" "$tmp/fsz.out" ||
+        fail "$o, a write error: no message: $(cat "$tmp/fsz.out")"
+    [ -z "$(ls -A "$tmp/fsz")" ] || fail "$o, a write error left: $(ls -A "$tmp/fsz")"
+    rm -f "$tmp/fsz/"*
+done
+
 # a failed copy leaves an existing output as it was
 printf 'keep me\n' >"$tmp/bad/keep.nc"
 "$copy" "$tmp/short.nc" "$tmp/bad/keep.nc" 2>/dev/null && fail "truncated input copied"
