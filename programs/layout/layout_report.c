@@ -147,6 +147,9 @@ void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
     fprintf(fp, ", file %s\n", sz);
     if (c[best].kind == LAY_FILE)
         fprintf(fp, "convert with: nothing: the file as it is\n");
+    else if (c[best].stored)
+        fprintf(fp, "convert with: nothing: the file stores %s so already "
+                "(ncslab-copy %s IN OUT)\n", v->name, arg);
     else
         fprintf(fp, "convert with: ncslab-copy %s IN OUT\n", arg);
 }

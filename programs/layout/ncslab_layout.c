@@ -328,6 +328,8 @@ static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
             ncs_inq_var_deflate(ncid, varid, &sh, &def, &level);
         if (st == 0)
             ncs_inq_var_zstd(ncid, varid, &z);
+        if (st == 0)
+            ncs_inq_var_fletcher32(ncid, varid, &c->fletcher);
     }
     ncs_close(ncid);
     if (st != 0) {
@@ -337,6 +339,8 @@ static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
     if (storage != NCS_CHUNKED)
         memset(c->chunk, 0, sizeof c->chunk);
     c->filter = def ? LAY_F_DEFLATE : z ? LAY_F_ZSTD : LAY_F_NONE;
+    c->level = def ? level : z;
+    c->shuffle = sh;
     snprintf(c->label, sizeof c->label, "file %s%s%s",
              c->format == NCS_FORMAT_CLASSIC ? "CDF-1"
              : c->format == NCS_FORMAT_64BIT_OFFSET ? "CDF-2"
@@ -344,6 +348,27 @@ static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
              c->filter ? "+" : "", c->filter == LAY_F_DEFLATE ? "deflate"
                                  : c->filter == LAY_F_ZSTD ? "zstd" : "");
     return 0;
+}
+
+/* Whether candidate c is the layout the input file (own, from file_cand)
+ * already gives the variable: the same format, both contiguous or the
+ * same chunks, the same filters at the same levels, no other filter. */
+static int stored_so(const lay_var *v, const lay_opts *o, const lay_cand *own,
+                     const lay_cand *c)
+{
+    if (c->kind == LAY_FILE || c->format != own->format || c->filter != own->filter ||
+        own->fletcher)
+        return 0;
+    if (lay_contig(c) || lay_contig(own))
+        return lay_contig(c) && lay_contig(own);
+    for (int d = 0; d < v->ndims; d++)
+        if (c->chunk[d] != own->chunk[d])
+            return 0;
+    if (c->filter == LAY_F_DEFLATE)
+        return own->shuffle && own->level == o->deflate_level;
+    if (c->filter == LAY_F_ZSTD)
+        return !own->shuffle && own->level == o->zstd_level;
+    return !own->shuffle;
 }
 
 /* Builds, measures and reports every candidate of one variable. */
@@ -420,6 +445,13 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
         if (lay_measure(v, data, memtype, o, &c[k]) != 0)
             status = -1;
         lay_forget_temp(c[k].path);
+    }
+    if (o->input != NULL) {
+        static lay_cand own;
+        if (file_cand(v, o, &own) != 0)
+            return -1;
+        for (int k = 0; k < n; k++)
+            c[k].stored = stored_so(v, o, &own, &c[k]);
     }
     lay_report(stdout, v, o, c, n);
     fflush(stdout);
