@@ -380,18 +380,27 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
     int n = 0, status = 0;
     size_t shapes[2 + 8][LAY_MAXDIMS];
     int kinds[2 + 8], nshape = 0;
+    /* the default and balanced shapes are those of the user's variable,
+     * not of the sample: the patterns are bound to its whole shape for
+     * them, then to the sample's for the measurements (a series of a
+     * sampled variable would otherwise get chunks as long as the sample) */
+    lay_var whole = *v;
+    memcpy(whole.shape, v->fullshape, sizeof whole.shape);
     for (int i = 0; i < o->npat; i++)
-        if (lay_pattern_bind(&o->pat[i], v) != 0)
+        if (lay_pattern_bind(&o->pat[i], &whole) != 0)
             return -1;
     if (o->want_kind[LAY_DEFAULT]) {
-        if (lay_default_chunks(v, o, shapes[nshape]) != 0)
+        if (lay_default_chunks(&whole, o, shapes[nshape]) != 0)
             return -1;
         kinds[nshape++] = LAY_DEFAULT;
     }
     if (o->want_kind[LAY_BALANCED]) {
-        lay_balanced_chunks(v, o, shapes[nshape]);
+        lay_balanced_chunks(&whole, o, shapes[nshape]);
         kinds[nshape++] = LAY_BALANCED;
     }
+    for (int i = 0; v->sampled && i < o->npat; i++)
+        if (lay_pattern_bind(&o->pat[i], v) != 0)
+            return -1;
     for (int i = 0; o->want_kind[LAY_USER] && i < ncspec; i++) {
         int r = user_shape(cspec[i], v, shapes[nshape]);
         if (r < 0)

@@ -14,6 +14,18 @@ out=$($lay $common -p series --csv "$tmp/s.csv" 2>&1) || fail "series run: $out"
 echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 ' || fail "series: $out"
 out=$($lay $common -p map 2>&1) || fail "map run: $out"
 echo "$out" | grep -q 'convert with: ncslab-copy -c var:1,20,30 ' || fail "map: $out"
+# measured on a sample (100K of 480K: the first 42 records), the shapes
+# are still the whole variable's; with a fixed and an unlimited time
+for t in 200 200u; do
+    out=$($lay $common --budget 100K -p series --shape time=$t,lat=20,lon=30 2>&1) ||
+        fail "sampled series run, time=$t: $out"
+    echo "$out" | grep -q '^measured on a sample: the first 42 of 200 time' ||
+        fail "time=$t: no sample: $out"
+    echo "$out" | grep -q '^chunks are shaped for the whole variable: ' ||
+        fail "time=$t: no word on chunks longer than the sample: $out"
+    echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 ' ||
+        fail "sampled series, time=$t: $out"
+done
 # the levels asked for are the levels recommended; the SVG is a document
 out=$($lay $common --filters deflate --deflate 4 -p series --svg "$tmp/s.svg" 2>&1) ||
     fail "deflate run: $out"
