@@ -369,7 +369,8 @@ int ncs_inq_var_fill(int ncid, int varid, int *no_fillp, void *fill_valuep);
  * attribute is still written, out-of-range values cast).  A netCDF-4 file
  * checks in netCDF-C's netCDF-4 order (the name and the mode before the
  * type): a name longer than NCS_MAX_NAME is NCS_EBADNAME, a type beyond
- * NCS_DOUBLE NCS_ESTRICTNC3, a negative one NCS_EINVAL. */
+ * NCS_DOUBLE NCS_ESTRICTNC3, a negative one NCS_EINVAL, and a _FillValue
+ * of a variable an earlier enddef laid out NCS_ELATEFILL (as netCDF-C). */
 int ncs_put_att(int ncid, int varid, const char *name, int xtype, size_t len,
                 int memtype, const void *op);
 /* Reads attribute values converted to memtype (NCS_NAT: the external type).
@@ -517,7 +518,8 @@ int ncs_inq_nreqs(int ncid, int *npendingp);
  * HDF5's own selection I/O.
  * Errors: NCS_EBADID, NCS_ENOTNC4, NCS_EPERM (a read-only file, before the
  * varid is looked at, as netCDF-C), NCS_ENOTVAR, NCS_ENOTINDEFINE,
- * NCS_EBADCHUNK, NCS_EINVAL. */
+ * NCS_EBADCHUNK, NCS_EINVAL, NCS_ELATEDEF (the variable already laid out
+ * by the enddef after its definition). */
 int ncs_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizes);
 int ncs_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizes);
 /* Shuffle (0/1) and deflate level 0-9 (0: no deflate).  As above. */

@@ -52,6 +52,12 @@ const char *check_index_str(const size_t *v, int n, char *buf, size_t len);
  * (reported as an error too). */
 int check_journal(check_file *c);
 
+/* For a file with an HDF5 superblock: reports an error when the file is
+ * shorter than the end-of-file address the superblock records (HDF5 then
+ * refuses to open it).  Returns 1 when it reported one, else 0
+ * (check_super.c). */
+int check_hdf5_truncation(check_file *c);
+
 /* Every inquiry of the open file ncid and every value of every attribute
  * and variable read, variables slab by slab (chunk by chunk when
  * chunked), each failure reported with the variable's name and where. */

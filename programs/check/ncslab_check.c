@@ -154,6 +154,8 @@ static int check_one(check_file *c)
                              ncs_strerror(status));
         if (cannot_open(status))
             return unchecked(c, "%s%s%s", what, what[0] ? ": " : "", ncs_strerror(status));
+        if (check_hdf5_truncation(c))
+            return verdict(c);
         if (what[0])
             check_error(c, offset, "%s (%s)", what, ncs_strerror(status));
         else

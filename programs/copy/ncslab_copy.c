@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_MEMORY ((size_t)256 << 20)
@@ -490,37 +489,6 @@ int copy_output_kind(const copy_opts *o, int in_format)
     return kind;
 }
 
-/* Makes the temporary name and reserves it, so no other program's file of
- * that name is overwritten. */
-static int make_temp(const char *out)
-{
-    mode_t mask;
-    int fd;
-    if (strlen(out) + sizeof ".ncslab-copy.XXXXXX" > sizeof tmp_path) {
-        copy_msg("%s: name too long", out);
-        return -1;
-    }
-    snprintf(tmp_path, sizeof tmp_path, "%s.ncslab-copy.XXXXXX", out);
-    tmp_live = 1;
-    fd = mkstemp(tmp_path);
-    if (fd < 0) {
-        tmp_live = 0;
-        copy_fail(errno, "cannot create a temporary file next to %s", out);
-        return -1;
-    }
-    /* mkstemp's 0600 would stay the output's mode: give it the mode any
-     * newly created file gets */
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
-        copy_fail(errno, "setting the mode of %s", tmp_path);
-        close(fd);
-        return -1;
-    }
-    close(fd);
-    return 0;
-}
-
 static int sync_path(const char *path)
 {
     int fd = open(path, O_RDONLY);
@@ -553,9 +521,20 @@ static int is_nc4(int kind)
     return kind == NCS_FORMAT_NETCDF4_CLASSIC || kind == NCS_FORMAT_NETCDF4;
 }
 
-static int create_out(int kind, int *ncidp)
+/* Creates the output under a temporary name next to `out`.  The name is
+ * drawn and reserved by mkstemp, then the reserved (empty) file is removed
+ * and the library creates the output afresh with NCS_NOCLOBBER, that is
+ * O_EXCL: a name another program takes in between is never overwritten
+ * (the create fails with NCS_EEXIST and another name is drawn).  Opening
+ * the reserved file with O_TRUNC instead truncates it, and ext4
+ * (auto_da_alloc, its heuristic for files rewritten after a truncation)
+ * then starts the write-back of the whole file when it is closed: a 300 MB
+ * CDF-1 to CDF-5 copy waited 0.12 s in that close(2), a third of its wall
+ * time, where nccopy, whose output is new, does not (strace -T).  The
+ * output gets the mode any new file gets, 0666 less the umask. */
+static int create_out(const char *out, int kind, int *ncidp)
 {
-    int cmode = NCS_CLOBBER;
+    int cmode = NCS_NOCLOBBER, status = NCS_EEXIST;
     switch (kind) {
     case NCS_FORMAT_64BIT_OFFSET: cmode |= NCS_64BIT_OFFSET; break;
     case NCS_FORMAT_64BIT_DATA: cmode |= NCS_64BIT_DATA; break;
@@ -563,7 +542,31 @@ static int create_out(int kind, int *ncidp)
     case NCS_FORMAT_NETCDF4: cmode |= NCS_NETCDF4; break;
     default: break;             /* CDF-1, the library's default */
     }
-    return ncs_create(tmp_path, cmode, ncidp);
+    if (strlen(out) + sizeof ".ncslab-copy.XXXXXX" > sizeof tmp_path) {
+        copy_msg("%s: name too long", out);
+        return -1;
+    }
+    for (int tries = 0; status == NCS_EEXIST && tries < 100; tries++) {
+        int fd;
+        snprintf(tmp_path, sizeof tmp_path, "%s.ncslab-copy.XXXXXX", out);
+        tmp_live = 1;
+        fd = mkstemp(tmp_path);
+        if (fd < 0) {
+            tmp_live = 0;
+            copy_fail(errno, "cannot create a temporary file next to %s", out);
+            return -1;
+        }
+        close(fd);
+        unlink(tmp_path);
+        status = ncs_create(tmp_path, cmode, ncidp);
+        if (status == NCS_EEXIST)
+            tmp_live = 0;       /* another program's file now */
+    }
+    if (status != NCS_NOERR) {
+        copy_fail(status, "%s", out);
+        return -1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -629,10 +632,7 @@ int main(int argc, char **argv)
     catch_signal(SIGINT);
     catch_signal(SIGTERM);
     catch_signal(SIGHUP);
-    if (make_temp(outpath) != 0)
-        goto done;
-    if ((status = create_out(kind, &out)) != NCS_NOERR) {
-        copy_fail(status, "%s", outpath);
+    if (create_out(outpath, kind, &out) != 0) {
         out = -1;
         goto done;
     }

@@ -68,6 +68,8 @@ typedef struct {
     lay_patres res[LAY_MAXPAT];
     double score;
     int failed;
+    int level, shuffle, fletcher;   /* LAY_FILE: the file's filter settings */
+    int stored;                 /* the input file stores the variable so already */
 } lay_cand;
 
 /* Stored without chunks: the contiguous candidate, or the input file

@@ -103,6 +103,13 @@ void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
         fprintf(fp, "measured on a sample: the first %zu of %zu %s (budget %zu "
                 "bytes); sizes and times are the sample's\n", v->shape[0],
                 v->fullshape[0], v->dimname[0], o->budget);
+    for (int k = 0; v->sampled && k < n; k++)
+        if (!c[k].failed && !lay_contig(&c[k]) && c[k].chunk[0] > v->shape[0]) {
+            fprintf(fp, "chunks are shaped for the whole variable: those longer than "
+                    "the sample in %s hold fill past it, which their sizes count\n",
+                    v->dimname[0]);
+            break;
+        }
     fprintf(fp, "times are wall-clock seconds per request (cold: the file's pages "
             "dropped first); bytes: rchar of /proc/self/io per cold request\n");
     for (int i = 0; i < o->npat; i++)
@@ -147,6 +154,9 @@ void lay_report(FILE *fp, const lay_var *v, const lay_opts *o,
     fprintf(fp, ", file %s\n", sz);
     if (c[best].kind == LAY_FILE)
         fprintf(fp, "convert with: nothing: the file as it is\n");
+    else if (c[best].stored)
+        fprintf(fp, "convert with: nothing: the file stores %s so already "
+                "(ncslab-copy %s IN OUT)\n", v->name, arg);
     else
         fprintf(fp, "convert with: ncslab-copy %s IN OUT\n", arg);
 }

@@ -119,8 +119,13 @@ static int write_cand(const lay_var *v, const void *data, int memtype,
               : c->format == NCS_FORMAT_64BIT_OFFSET ? NCS_64BIT_OFFSET
               : c->format == NCS_FORMAT_64BIT_DATA ? NCS_64BIT_DATA
               : NCS_NETCDF4 | NCS_CLASSIC_MODEL;
-    size_t start[LAY_MAXDIMS] = {0};
+    size_t start[LAY_MAXDIMS] = {0}, chunk[LAY_MAXDIMS];
     double t0 = now();
+    /* a chunk longer than a sample's fixed dimension (a shape for the
+     * whole variable) is cut to it */
+    for (int d = 0; d < v->ndims; d++)
+        chunk[d] = c->chunk[d] > v->shape[d] && !(v->unlim && d == 0) ? v->shape[d]
+                                                                      : c->chunk[d];
     if ((st = ncs_create(c->path, cmode | NCS_CLOBBER, &ncid)) != 0)
         return fail(c, "create", st);
     for (int d = 0; d < v->ndims; d++)
@@ -131,7 +136,7 @@ static int write_cand(const lay_var *v, const void *data, int memtype,
     if ((st = ncs_def_var(ncid, v->name, v->type, v->ndims, dimids, &varid)) != 0)
         goto bad;
     if (c->kind != LAY_CONTIG) {
-        if ((st = ncs_def_var_chunking(ncid, varid, NCS_CHUNKED, c->chunk)) != 0)
+        if ((st = ncs_def_var_chunking(ncid, varid, NCS_CHUNKED, chunk)) != 0)
             goto bad;
         if (c->filter == LAY_F_DEFLATE
             && (st = ncs_def_var_deflate(ncid, varid, 1, 1, o->deflate_level)) != 0)

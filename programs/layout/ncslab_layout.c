@@ -328,6 +328,8 @@ static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
             ncs_inq_var_deflate(ncid, varid, &sh, &def, &level);
         if (st == 0)
             ncs_inq_var_zstd(ncid, varid, &z);
+        if (st == 0)
+            ncs_inq_var_fletcher32(ncid, varid, &c->fletcher);
     }
     ncs_close(ncid);
     if (st != 0) {
@@ -337,6 +339,8 @@ static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
     if (storage != NCS_CHUNKED)
         memset(c->chunk, 0, sizeof c->chunk);
     c->filter = def ? LAY_F_DEFLATE : z ? LAY_F_ZSTD : LAY_F_NONE;
+    c->level = def ? level : z;
+    c->shuffle = sh;
     snprintf(c->label, sizeof c->label, "file %s%s%s",
              c->format == NCS_FORMAT_CLASSIC ? "CDF-1"
              : c->format == NCS_FORMAT_64BIT_OFFSET ? "CDF-2"
@@ -344,6 +348,27 @@ static int file_cand(const lay_var *v, const lay_opts *o, lay_cand *c)
              c->filter ? "+" : "", c->filter == LAY_F_DEFLATE ? "deflate"
                                  : c->filter == LAY_F_ZSTD ? "zstd" : "");
     return 0;
+}
+
+/* Whether candidate c is the layout the input file (own, from file_cand)
+ * already gives the variable: the same format, both contiguous or the
+ * same chunks, the same filters at the same levels, no other filter. */
+static int stored_so(const lay_var *v, const lay_opts *o, const lay_cand *own,
+                     const lay_cand *c)
+{
+    if (c->kind == LAY_FILE || c->format != own->format || c->filter != own->filter ||
+        own->fletcher)
+        return 0;
+    if (lay_contig(c) || lay_contig(own))
+        return lay_contig(c) && lay_contig(own);
+    for (int d = 0; d < v->ndims; d++)
+        if (c->chunk[d] != own->chunk[d])
+            return 0;
+    if (c->filter == LAY_F_DEFLATE)
+        return own->shuffle && own->level == o->deflate_level;
+    if (c->filter == LAY_F_ZSTD)
+        return !own->shuffle && own->level == o->zstd_level;
+    return !own->shuffle;
 }
 
 /* Builds, measures and reports every candidate of one variable. */
@@ -355,18 +380,27 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
     int n = 0, status = 0;
     size_t shapes[2 + 8][LAY_MAXDIMS];
     int kinds[2 + 8], nshape = 0;
+    /* the default and balanced shapes are those of the user's variable,
+     * not of the sample: the patterns are bound to its whole shape for
+     * them, then to the sample's for the measurements (a series of a
+     * sampled variable would otherwise get chunks as long as the sample) */
+    lay_var whole = *v;
+    memcpy(whole.shape, v->fullshape, sizeof whole.shape);
     for (int i = 0; i < o->npat; i++)
-        if (lay_pattern_bind(&o->pat[i], v) != 0)
+        if (lay_pattern_bind(&o->pat[i], &whole) != 0)
             return -1;
     if (o->want_kind[LAY_DEFAULT]) {
-        if (lay_default_chunks(v, o, shapes[nshape]) != 0)
+        if (lay_default_chunks(&whole, o, shapes[nshape]) != 0)
             return -1;
         kinds[nshape++] = LAY_DEFAULT;
     }
     if (o->want_kind[LAY_BALANCED]) {
-        lay_balanced_chunks(v, o, shapes[nshape]);
+        lay_balanced_chunks(&whole, o, shapes[nshape]);
         kinds[nshape++] = LAY_BALANCED;
     }
+    for (int i = 0; v->sampled && i < o->npat; i++)
+        if (lay_pattern_bind(&o->pat[i], v) != 0)
+            return -1;
     for (int i = 0; o->want_kind[LAY_USER] && i < ncspec; i++) {
         int r = user_shape(cspec[i], v, shapes[nshape]);
         if (r < 0)
@@ -420,6 +454,13 @@ static int run_var(lay_var *v, const void *data, int memtype, lay_opts *o,
         if (lay_measure(v, data, memtype, o, &c[k]) != 0)
             status = -1;
         lay_forget_temp(c[k].path);
+    }
+    if (o->input != NULL) {
+        static lay_cand own;
+        if (file_cand(v, o, &own) != 0)
+            return -1;
+        for (int k = 0; k < n; k++)
+            c[k].stored = stored_so(v, o, &own, &c[k]);
     }
     lay_report(stdout, v, o, c, n);
     fflush(stdout);

@@ -232,6 +232,23 @@ else
     echo "ncgen (netcdf-bin) not installed: netCDF-C's files skipped"
 fi
 
+# ---- a truncated netCDF-4 file ----------------------------------------------
+# HDF5 opens no file shorter than its superblock's end-of-file address: the
+# checker says where the file ends and where it should
+for f in "$tmp/valid_cdf1_4.nc" "$tmp/g_nc4.nc"; do
+    [ -f "$f" ] || continue
+    size=$(wc -c <"$f" | tr -d ' ')
+    cut=$((size - 100))
+    cp "$f" "$tmp/short4.nc"
+    truncate -s $cut "$tmp/short4.nc"
+    run "$tmp/short4.nc"
+    [ "$rc" -eq 1 ] || fail "a truncated netCDF-4 file ($(basename "$f")): status $rc: $out"
+    case $out in
+    *"error at byte $cut: the file is truncated: its HDF5 superblock (version "*") says it ends at byte $size, but it has $cut bytes (100 missing)"*) ;;
+    *) fail "a truncated netCDF-4 file ($(basename "$f")): $out" ;;
+    esac
+done
+
 # ---- a leftover journal ----------------------------------------------------
 j=$tmp/j.nc
 cp "$corpus/valid_cdf1.nc" "$j"

@@ -201,6 +201,28 @@ touch "$tmp/plain"
 [ "$(stat -c %a "$tmp/base-cdf5.nc")" = "$(stat -c %a "$tmp/plain")" ] ||
     fail "output mode $(stat -c %a "$tmp/base-cdf5.nc"), want $(stat -c %a "$tmp/plain")"
 
+# the temporary output is created, never opened with O_TRUNC: ext4 starts
+# the write-back of a whole file rewritten after a truncation to empty when
+# it is closed (auto_da_alloc), so the copy would wait for the disk there
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    for o in "-k nc5" "-k nc7 -c y/200"; do
+        rm -f "$tmp/tr.nc"
+        # shellcheck disable=SC2086
+        strace -f -e trace=open,openat,creat,truncate,ftruncate -o "$tmp/strace.txt" \
+            "$copy" -q $o "$tmp/base.nc" "$tmp/tr.nc" || fail "ncslab-copy $o under strace"
+        grep -F 'tr.nc.ncslab-copy.' "$tmp/strace.txt" >"$tmp/strace.tmp"
+        grep -q 'O_CREAT|O_EXCL' "$tmp/strace.tmp" ||
+            fail "$o: the temporary output is not created with O_EXCL: $(cat "$tmp/strace.tmp")"
+        grep -q 'O_TRUNC' "$tmp/strace.tmp" &&
+            fail "$o: the temporary output is opened with O_TRUNC: $(cat "$tmp/strace.tmp")"
+        grep -Eq 'ftruncate\([0-9]+, 0\)' "$tmp/strace.txt" &&
+            fail "$o: a file is truncated to empty: $(grep ftruncate "$tmp/strace.txt")"
+    done
+    [ -s "$tmp/tr.nc" ] || fail "no output under strace"
+else
+    echo "strace not usable: the temporary file's creation is not checked"
+fi
+
 # ---- failures: message, nonzero status, no output, no temporary file ----
 printf 'not a netCDF file\n' >"$tmp/text.nc"
 cp "$tmp/base.nc" "$tmp/short.nc"
@@ -473,6 +495,23 @@ expect_failure 1 -k nc7 "$tmp/short.nc"
 "$copy" "$tmp/base.nc" "$tmp/no-such-dir/out.nc" 2>"$tmp/bad.stderr" &&
     fail "copy into a missing directory succeeded"
 grep -q '^ncslab-copy: ' "$tmp/bad.stderr" || fail "missing directory: no message"
+
+# a write error fails the copy with its message and status 1 and leaves no
+# file: the file size limit, with SIGXFSZ ignored, makes write(2) fail with
+# EFBIG (a netCDF-4 output's close after it crashed the program in HDF5's
+# exit handler)
+mkdir "$tmp/fsz"
+for o in "-k nc5" "-k nc7" "-k nc7 -d 1 -s"; do
+    # shellcheck disable=SC2086
+    (trap '' XFSZ; ulimit -f 40 && exec "$copy" -q $o "$tmp/base.nc" "$tmp/fsz/out.nc") \
+        >"$tmp/fsz.out" 2>&1
+    rc=$?
+    [ $rc -eq 1 ] || fail "$o, a write error: status $rc, want 1: $(cat "$tmp/fsz.out")"
+    grep -Eq "^ncslab-copy: .*(File too large|HDF error)" "$tmp/fsz.out" ||
+        fail "$o, a write error: no message: $(cat "$tmp/fsz.out")"
+    [ -z "$(ls -A "$tmp/fsz")" ] || fail "$o, a write error left: $(ls -A "$tmp/fsz")"
+    rm -f "$tmp/fsz/"*
+done
 
 # a failed copy leaves an existing output as it was
 printf 'keep me\n' >"$tmp/bad/keep.nc"

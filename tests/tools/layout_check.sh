@@ -14,6 +14,18 @@ out=$($lay $common -p series --csv "$tmp/s.csv" 2>&1) || fail "series run: $out"
 echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 ' || fail "series: $out"
 out=$($lay $common -p map 2>&1) || fail "map run: $out"
 echo "$out" | grep -q 'convert with: ncslab-copy -c var:1,20,30 ' || fail "map: $out"
+# measured on a sample (100K of 480K: the first 42 records), the shapes
+# are still the whole variable's; with a fixed and an unlimited time
+for t in 200 200u; do
+    out=$($lay $common --budget 100K -p series --shape time=$t,lat=20,lon=30 2>&1) ||
+        fail "sampled series run, time=$t: $out"
+    echo "$out" | grep -q '^measured on a sample: the first 42 of 200 time' ||
+        fail "time=$t: no sample: $out"
+    echo "$out" | grep -q '^chunks are shaped for the whole variable: ' ||
+        fail "time=$t: no word on chunks longer than the sample: $out"
+    echo "$out" | grep -q 'convert with: ncslab-copy -c var:200,1,1 ' ||
+        fail "sampled series, time=$t: $out"
+done
 # the levels asked for are the levels recommended; the SVG is a document
 out=$($lay $common --filters deflate --deflate 4 -p series --svg "$tmp/s.svg" 2>&1) ||
     fail "deflate run: $out"
@@ -62,6 +74,26 @@ CDL
     echo "$out" | grep -Eq '^file CDF-1 +- ' || fail "--only file, classic: $out"
     echo "$out" | grep -Eq '^contiguous CDF-1 +- ' || fail "--only file,contiguous: $out"
     [ -f "$tmp/in.nc" ] || fail "--only file removed the input"
+    # a recommendation the file already has: nothing to convert (in.nc is
+    # CDF-1, out.nc 2x1x1 chunks without filters); another format, another
+    # filter: a conversion
+    out=$($lay --dir "$tmp" --only contiguous -p series "$tmp/in.nc" v 2>&1) ||
+        fail "--only contiguous: $out"
+    echo "$out" | grep -qx 'convert with: nothing: the file stores v so already (ncslab-copy -c v: -k nc3 IN OUT)' ||
+        fail "contiguous CDF-1 for a CDF-1 file: $out"
+    ncgen -b -k nc6 -o "$tmp/in6.nc" "$tmp/in.cdl" || fail "ncgen -k nc6"
+    out=$($lay --dir "$tmp" --only contiguous -p series "$tmp/in6.nc" v 2>&1) ||
+        fail "--only contiguous, CDF-2: $out"
+    echo "$out" | grep -qx 'convert with: ncslab-copy -c v: -k nc3 IN OUT' ||
+        fail "contiguous CDF-1 for a CDF-2 file: $out"
+    out=$($lay --dir "$tmp" --only user -c v:2,1,1 --filters none -p series "$tmp/out.nc" v 2>&1) ||
+        fail "-c v:2,1,1 on 2x1x1 chunks: $out"
+    echo "$out" | grep -q '^convert with: nothing: the file stores v so already (ncslab-copy -c v:2,1,1 ' ||
+        fail "the file's own chunks: $out"
+    out=$($lay --dir "$tmp" --only user -c v:2,1,1 --filters deflate -p series "$tmp/out.nc" v 2>&1) ||
+        fail "-c v:2,1,1 --filters deflate on 2x1x1 chunks: $out"
+    echo "$out" | grep -q '^convert with: ncslab-copy -c v:2,1,1 .*-d 1 -s IN OUT$' ||
+        fail "the file's own chunks, deflated: $out"
 fi
 # a box with open ranges between others, every=N and an exact request
 out=$($lay $common -p box=0:10,5:,: -p every=3 -p 0,0,0/10,2,3/2,1,1 2>&1) ||

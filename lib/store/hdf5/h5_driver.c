@@ -124,6 +124,7 @@ typedef struct jfile {
     int trim;                    /* nothing past `final` is needed: cut at close */
     int live;                    /* a failed commit may have left a complete
                                     journal ending the file */
+    int closing;                 /* ncsi_h5j_closing: nothing more reaches the file */
     /* the deferred pages: slot k holds page slotno[k] at arena + k*PAGE */
     unsigned char *arena;
     uint64_t *slotno;
@@ -419,6 +420,22 @@ static int journal_read(jfile *f, uint64_t psize, uint64_t *final, int *found)
         *found = 0;
     }
     return status;
+}
+
+/* After the last commit HDF5's close writes again (the superblock, its
+ * free-space bookkeeping) and asks for the file to grow to its allocated
+ * end: none of that is kept (the top of the file), so none of it is made
+ * to the file.  Writes then go to deferred pages, which the close drops
+ * and HDF5's reads still see, and the file keeps its size.  Made on the
+ * file, a write or an extension could fail (a full disk, a file size
+ * limit) and fail H5Fclose, which leaves HDF5 1.10 with a half-closed file
+ * that crashes its exit handler (H5F__close_cb on the ID left behind). */
+void ncsi_h5j_closing(void *handle)
+{
+    jfile *f = handle;
+    pthread_mutex_lock(&f->lock);
+    f->closing = 1;
+    pthread_mutex_unlock(&f->lock);
 }
 
 void ncsi_h5j_limit(void *handle, size_t bytes)
@@ -747,7 +764,10 @@ static herr_t jv_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
         return -1;
     end = addr + size;
     pthread_mutex_lock(&f->lock);
-    if (addr < f->committed) {
+    if (f->closing) {
+        status = defer(f, H5FD_MEM_DEFAULT, addr, size, b);
+        addr = end;
+    } else if (addr < f->committed) {
         uint64_t split = end < f->committed ? end : f->committed;
         if (type == H5FD_MEM_DRAW && f->raw_direct && !f->live) {
             status = ncsi_io_write(f->io, addr, b, (size_t)(split - addr));
@@ -790,7 +810,7 @@ static herr_t jv_truncate(H5FD_t *file, hid_t dxpl, hbool_t closing)
     if (!f->writable)
         return 0;
     pthread_mutex_lock(&f->lock);
-    if ((uint64_t)f->eoa > f->psize) {
+    if ((uint64_t)f->eoa > f->psize && !f->closing) {
         status = ncsi_io_set_size(f->io, f->eoa);
         if (status == NCS_NOERR)
             f->psize = f->eoa;

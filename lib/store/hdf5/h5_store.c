@@ -535,6 +535,8 @@ static int ch_close(ncs_file *f, int abort)
     if (keep && status == NCS_NOERR)
         status = commit(f, 0);
     ncsi_nc4_close_objects(cs);
+    if (f->flags & NCSI_F_WRITE)
+        ncsi_h5j_closing(cs->journal);
     if (H5Fclose(cs->fid) < 0 && status == NCS_NOERR)
         status = NCS_ERR(NCS_EHDFERR);
     ch_free_state(f);

@@ -193,6 +193,10 @@ void *ncsi_h5j_handle(hid_t fid);
  * holds the previous commit's state, or this one's when the failure came
  * after its journal was complete. */
 int  ncsi_h5j_commit(void *handle, int durable);
+/* From now on nothing reaches the file: what HDF5 writes while it closes
+ * the file after the last commit stays in memory, and the file keeps its
+ * size; called just before H5Fclose. */
+void ncsi_h5j_closing(void *handle);
 /* How many bytes of chunks rewritten in place (pages the committed state
  * holds) the driver keeps in memory until the next commit; past that, raw
  * data go to the file directly.  0 until set. */
