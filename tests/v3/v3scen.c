@@ -9,6 +9,7 @@
  * used, so each side runs the very same calls.  A line of the log is
  * "label: status values...".
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -709,6 +710,23 @@ static void scen_settings(v3log *log)
     LOG("free_string: %d", nc_free_string(2, strs));
 }
 
+/* The text of every status code: programs print them, so they are part of
+ * the interface.  netCDF-C names -1 to NC4_LAST_ERROR with gaps, passes
+ * positive codes to the system's strerror and says "Unknown Error" for the
+ * rest, ncslab's own codes past netCDF's among them (-212, -236, -250). */
+static void scen_strerror(v3log *log)
+{
+    static const int far[] = { INT_MIN, INT_MIN + 1, -100000, -32768, 32768, 100000,
+                               INT_MAX - 1, INT_MAX };
+    for (int code = -1100; code <= 200; code++) {
+        const char *s = nc_strerror(code);
+        LOG("strerror %d: %s", code, s != NULL ? s : "(null)");
+    }
+    for (size_t i = 0; i < sizeof far / sizeof *far; i++) {
+        const char *s = nc_strerror(far[i]);
+        LOG("strerror %d: %s", far[i], s != NULL ? s : "(null)");
+    }
+}
 
 /* ---- quantization and byte order (netCDF-4) --------------------------------- */
 
@@ -876,10 +894,11 @@ static void scen_quantize(v3log *log)
 
 static void (*const scenarios[])(v3log *) = {
     scen_modes, scen_path, scen_hints, scen_nulls, scen_groups, scen_storage, scen_copy,
-    scen_fill, scen_memory, scen_settings, scen_quantize
+    scen_fill, scen_memory, scen_settings, scen_quantize, scen_strerror
 };
 static const char *const scenario_names[] = {
-    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings", "quantize"
+    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings", "quantize",
+    "strerror"
 };
 
 #define V3SCEN_STR2(x) #x
