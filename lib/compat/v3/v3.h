@@ -21,8 +21,12 @@
 #define V3_LONG_TYPE (sizeof(long) == 8 ? NC_INT64 : NC_INT)
 
 /* The mode flags nc_inq_format_extended reports for ncid, recorded by
- * nc_create and nc_open (v3_file.c). */
-void v3i_mode_set(int ncid, int mode);
+ * nc_create and nc_open (v3_file.c); opened: the file was opened, not
+ * created, and its variables are recorded as the file's own. */
+void v3i_mode_set(int ncid, int mode, int opened);
+/* Whether varid was in the file when v3 opened it (1) or was defined since,
+ * or the file was created or opened through the v2 calls (0). */
+int v3i_var_opened(int ncid, int varid);
 /* Set in a recorded mode (never one of netCDF's bits) for a file opened
  * through nc_create_par or nc_open_par (v3_par.c), which
  * nc_inq_format_extended reports as PnetCDF's. */

@@ -83,7 +83,16 @@ int nc_def_var_deflate(int ncid, int varid, int shuffle, int deflate,
 int nc_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep,
                        int *deflate_levelp)
 {
-    return ncs_inq_var_deflate(ncid, varid, shufflep, deflatep, deflate_levelp);
+    int status = ncs_inq_var_deflate(ncid, varid, shufflep, deflatep, deflate_levelp);
+    /* netCDF-C asks a classic file's (empty) filter list for deflate before
+     * it looks at the varid: no deflate, level 0, then NC_ENOTVAR */
+    if (status == NC_ENOTVAR && v3i_is_nc4(ncid) == 0) {
+        if (deflatep != NULL)
+            *deflatep = 0;
+        if (deflate_levelp != NULL)
+            *deflate_levelp = 0;
+    }
+    return status;
 }
 
 int nc_def_var_fletcher32(int ncid, int varid, int fletcher32)
@@ -181,33 +190,41 @@ int nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams,
     }
 }
 
-static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params,
-                    size_t *np);
+/* One filter of a variable as netCDF-C describes it: its id and its
+ * parameters, of which ncslab knows at most one (known: a filter ncslab
+ * runs; the parameters of the others are not known). */
+typedef struct {
+    unsigned int id;
+    int known;
+    size_t nparams;
+    unsigned int param;
+} v3_filter;
 
-/* The first filter of the variable's pipeline (pipeline() below: as
- * netCDF-C orders it); id 0, and *nparams left as it was, when there is
- * none (and on classic files). */
+static int filters(int ncid, int varid, v3_filter *f, size_t *np);
+
+/* The first filter of the variable (filters() below); id 0, and *nparams
+ * left as it was, when there is none.  A classic file has none, whatever
+ * the varid, as netCDF-C answers. */
 int nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparams,
                       unsigned int *params)
 {
-    unsigned int id[4], param[4];
+    v3_filter f[NCS_MAX_FILTERS];
     size_t n = 0;
-    int ndims, nc4 = v3i_is_nc4(ncid);
+    int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
-    int status = ncs_inq_varndims(ncid, varid, &ndims);
-    if (status == NC_NOERR && nc4)
-        status = pipeline(ncid, varid, id, param, &n);
-    if (status != NC_NOERR)
-        return status;
+    if (nc4) {
+        int status = filters(ncid, varid, f, &n);
+        if (status != NC_NOERR)
+            return status;
+    }
     if (idp != NULL)
-        *idp = n ? id[0] : 0;
+        *idp = n ? f[0].id : 0;
     if (n > 0) {
-        int has_param = id[0] == FILTER_DEFLATE || id[0] == FILTER_ZSTD;
         if (nparams != NULL)
-            *nparams = has_param ? 1 : 0;
-        if (params != NULL && has_param)
-            params[0] = param[0];
+            *nparams = f[0].nparams;
+        if (params != NULL && f[0].nparams > 0)
+            params[0] = f[0].param;
     }
     return NC_NOERR;
 }
@@ -221,13 +238,15 @@ int nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
     return status != NC_NOERR ? status : NC_ENOFILTER;
 }
 
-/* netCDF-C asks its filter list for szip, empty in a classic file: no
- * szip, in every format. */
+/* netCDF-C asks its filter list for szip, empty in a classic file (so
+ * the varid is not looked at there): no szip, in every format. */
 int nc_inq_var_szip(int ncid, int varid, int *options_maskp,
                     int *pixels_per_blockp)
 {
-    int ndims, format, status = ncs_inq_format(ncid, &format);
-    if (status == NC_NOERR)
+    int ndims, nc4 = v3i_is_nc4(ncid), status = NC_NOERR;
+    if (nc4 < 0)
+        return nc4;
+    if (nc4)
         status = ncs_inq_varndims(ncid, varid, &ndims);
     if (status != NC_NOERR)
         return status;
@@ -728,41 +747,77 @@ int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **b
  * As a netCDF-C built with zstd answers (Debian's is built without it, and
  * there the zstd calls do nothing). */
 
-/* The variable's pipeline as netCDF-C lists it: Fletcher-32, shuffle,
- * then the compressor. */
-static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params, size_t *np)
+/* The variable's filters as netCDF-C lists them, in the order they are
+ * applied.  For a variable the file had when it was opened, netCDF-C reads
+ * them from the file: those the file records, in its order, filters
+ * ncslab does not run (szip, N-bit, plugins) included, shuffle with the
+ * element size HDF5 records as its parameter.  For one defined since,
+ * netCDF-C answers from its own list: those set, in the order it lays
+ * them out (Fletcher-32, shuffle, then the compressor; ncslab's files put
+ * Fletcher-32 last, doc/chunking.md), shuffle without a parameter.
+ * Deflate's and zstd's parameter is the level; Fletcher-32 has none. */
+static int filters(int ncid, int varid, v3_filter *f, size_t *np)
 {
-    int shuffle, deflate, level, zlevel, f32;
+    unsigned int ids[NCS_MAX_FILTERS];
+    int shuffle, deflate, level, zlevel, f32, xtype, nids = 0;
+    int opened = v3i_var_opened(ncid, varid);
+    size_t size = 0;
     int status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
     if (status == NC_NOERR)
         status = ncs_inq_var_zstd(ncid, varid, &zlevel);
     if (status == NC_NOERR)
         status = ncs_inq_var_fletcher32(ncid, varid, &f32);
+    if (status == NC_NOERR && opened)
+        status = ncs_inq_var_filter_ids(ncid, varid, &nids, ids);
+    if (status == NC_NOERR)
+        status = ncs_inq_vartype(ncid, varid, &xtype);
+    if (status == NC_NOERR)
+        status = ncs_inq_type_size(xtype, &size);
     if (status != NC_NOERR)
         return status;
-    *np = 0;
-    if (f32) {
-        params[*np] = 0;
-        ids[(*np)++] = FILTER_FLETCHER32;
+    if (!opened) {
+        if (f32)
+            ids[nids++] = FILTER_FLETCHER32;
+        if (shuffle)
+            ids[nids++] = FILTER_SHUFFLE;
+        if (deflate)
+            ids[nids++] = FILTER_DEFLATE;
+        if (zlevel)
+            ids[nids++] = FILTER_ZSTD;
     }
-    if (shuffle) {
-        params[*np] = 0;
-        ids[(*np)++] = FILTER_SHUFFLE;
+    for (int i = 0; i < nids; i++) {
+        f[i].id = ids[i];
+        f[i].known = 1;
+        f[i].nparams = 0;
+        f[i].param = 0;
+        switch (ids[i]) {
+        case FILTER_DEFLATE:
+            f[i].nparams = 1;
+            f[i].param = (unsigned int)level;
+            break;
+        case FILTER_ZSTD:
+            f[i].nparams = 1;
+            f[i].param = (unsigned int)zlevel;
+            break;
+        case FILTER_SHUFFLE:
+            if (opened) {
+                f[i].nparams = 1;
+                f[i].param = (unsigned int)size;
+            }
+            break;
+        case FILTER_FLETCHER32:
+            break;
+        default:
+            f[i].known = 0;
+        }
     }
-    if (deflate) {
-        params[*np] = (unsigned int)level;
-        ids[(*np)++] = FILTER_DEFLATE;
-    }
-    if (zlevel) {
-        params[*np] = (unsigned int)zlevel;
-        ids[(*np)++] = FILTER_ZSTD;
-    }
+    *np = (size_t)nids;
     return NC_NOERR;
 }
 
 int nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *ids)
 {
-    unsigned int id[4], param[4];
+    v3_filter f[NCS_MAX_FILTERS];
     size_t n;
     int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
@@ -772,37 +827,38 @@ int nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *
             *nfiltersp = 0;
         return NC_NOERR;
     }
-    int status = pipeline(ncid, varid, id, param, &n);
+    int status = filters(ncid, varid, f, &n);
     if (status != NC_NOERR)
         return status;
     if (nfiltersp != NULL)
         *nfiltersp = n;
     for (size_t i = 0; ids != NULL && i < n; i++)
-        ids[i] = id[i];
+        ids[i] = f[i].id;
     return NC_NOERR;
 }
 
+/* A filter whose parameters ncslab does not know (it does not run it)
+ * answers NC_ENOFILTER, as one the variable lacks (doc/v3.md). */
 int nc_inq_var_filter_info(int ncid, int varid, unsigned int fid, size_t *nparams,
                            unsigned int *params)
 {
-    unsigned int id[4], param[4];
+    v3_filter f[NCS_MAX_FILTERS];
     size_t n;
     int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     if (!nc4)
         return NC_ENOFILTER;
-    int status = pipeline(ncid, varid, id, param, &n);
+    int status = filters(ncid, varid, f, &n);
     if (status != NC_NOERR)
         return status;
     for (size_t i = 0; i < n; i++) {
-        if (id[i] != fid)
+        if (f[i].id != fid || !f[i].known)
             continue;
-        int has = fid == FILTER_DEFLATE || fid == FILTER_ZSTD;
         if (nparams != NULL)
-            *nparams = has ? 1 : 0;
-        if (params != NULL && has)
-            params[0] = param[i];
+            *nparams = f[i].nparams;
+        if (params != NULL && f[i].nparams > 0)
+            params[0] = f[i].param;
         return NC_NOERR;
     }
     return NC_ENOFILTER;
