@@ -326,7 +326,7 @@ static void storage_calls(v3log *log, int ncid, int v, const char *when)
     { int r2_ = nc_inq_var_quantize(ncid, v, &a, &b); LOG("%s inq_var_quantize: %d %d %d", when, r2_, a, b); }
     { int r2_ = nc_set_var_chunk_cache(ncid, v, 1 << 20, 101, 0.5f); LOG("%s set_var_chunk_cache: %d", when, r2_); }
     { int r2_ = nc_set_var_chunk_cache(ncid, v, 1 << 20, 101, 1.5f); LOG("%s set_var_chunk_cache bad: %d", when, r2_); }
-    { int r2_ = nc_get_var_chunk_cache(ncid, v, &sz, &ne, &pr); LOG("%s get_var_chunk_cache: %d", when, r2_); }
+    { int r2_ = nc_get_var_chunk_cache(ncid, v, &sz, &ne, &pr); LOG("%s get_var_chunk_cache: %d %zu %zu %.2f", when, r2_, sz, ne, pr); }
     { int r2_ = nc_inq_var_chunking(ncid, 77, &a, cs); int r3_ = nc_inq_var_deflate(ncid, 77, &a, &b, &c); int r4_ = nc_def_var_deflate(ncid, 77, 0, 1, 1); LOG("%s storage bad varid: %d %d %d", when, r2_, r3_, r4_); }
 }
 

@@ -47,6 +47,23 @@ int v3i_mem_open(const char *path, int mode, int *ncidp);
 int v3i_mem_close(int ncid, struct NC_memio *memio);
 const char *v3i_mem_path(int ncid);
 
+/* Forgets the chunk-cache settings of ncid's variables (v3_nc4.c). */
+void v3i_var_caches_drop(int ncid);
+
+/* The netCDF names of v3_nc4.c that netcdf.h does not declare: netCDF-
+ * Fortran's int helpers, and a serial library's parallel calls (those
+ * with MPI types are declared in v3_nc4.c, with ints). */
+int nc_def_var_chunking_ints(int ncid, int varid, int contiguous, int *chunksizesp);
+int nc_inq_var_chunking_ints(int ncid, int varid, int *contiguousp, int *chunksizesp);
+int nc_set_chunk_cache_ints(int size, int nelems, int preemption);
+int nc_get_chunk_cache_ints(int *sizep, int *nelemsp, int *preemptionp);
+int nc_set_var_chunk_cache_ints(int ncid, int varid, int size, int nelems, int preemption);
+int nc_get_var_chunk_cache_ints(int ncid, int varid, int *sizep, int *nelemsp,
+                                int *preemptionp);
+int nc_var_par_access(int ncid, int varid, int par_access);
+int nc_create_par_fortran(const char *path, int cmode, int comm, int info, int *ncidp);
+int nc_open_par_fortran(const char *path, int mode, int comm, int info, int *ncidp);
+
 /* Whether ncid is a netCDF-4 file (1), a classic one (0), or a status
  * (negative) for a bad ncid. */
 int v3i_is_nc4(int ncid);

@@ -36,6 +36,7 @@ void v3i_mode_set(int ncid, int mode, int opened)
     int nvars = 0;
     if (opened && ncs_inq_nvars(ncid, &nvars) != NC_NOERR)
         nvars = 0;
+    v3i_var_caches_drop(ncid);   /* a file the slot held before, closed through v2 */
     pthread_mutex_lock(&modes_lock);
     if (slot >= nmodes) {
         size_t n = slot + 64;
@@ -57,6 +58,7 @@ void v3i_mode_set(int ncid, int mode, int opened)
 void v3i_mode_drop(int ncid)
 {
     size_t slot = (size_t)ncid >> 16;
+    v3i_var_caches_drop(ncid);
     pthread_mutex_lock(&modes_lock);
     if (slot < nmodes && modes[slot].ncid == ncid)
         modes[slot].ncid = 0;

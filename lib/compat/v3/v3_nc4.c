@@ -305,24 +305,242 @@ int nc_get_chunk_cache(size_t *sizep, size_t *nelemsp, float *preemptionp)
     return NC_NOERR;
 }
 
+/* The settings nc_set_var_chunk_cache made, which nc_get_var_chunk_cache
+ * reports as netCDF-C does (a variable without: the file-wide ones), until
+ * the file is closed (v3i_var_caches_drop). */
+typedef struct {
+    int ncid, varid;
+    size_t size, nelems;
+    float preemption;
+} v3_var_cache;
+static v3_var_cache *var_caches;
+static size_t nvar_caches, cap_var_caches;
+static pthread_mutex_t var_caches_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void v3i_var_caches_drop(int ncid)
+{
+    pthread_mutex_lock(&var_caches_lock);
+    for (size_t i = 0; i < nvar_caches;) {
+        if (var_caches[i].ncid == ncid)
+            var_caches[i] = var_caches[--nvar_caches];
+        else
+            i++;
+    }
+    pthread_mutex_unlock(&var_caches_lock);
+}
+
 int nc_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems,
                            float preemption)
 {
     int status = nc4_var(ncid, varid);
-    (void)size;
-    (void)nelems;
+    size_t i;
     if (status != NC_NOERR)
         return status;
-    return preemption < 0 || preemption > 1 ? NC_EINVAL : NC_NOERR;
+    if (preemption < 0 || preemption > 1)
+        return NC_EINVAL;
+    pthread_mutex_lock(&var_caches_lock);
+    for (i = 0; i < nvar_caches; i++)
+        if (var_caches[i].ncid == ncid && var_caches[i].varid == varid)
+            break;
+    if (i == nvar_caches && nvar_caches == cap_var_caches) {
+        size_t n = cap_var_caches ? 2 * cap_var_caches : 16;
+        v3_var_cache *t = realloc(var_caches, n * sizeof *t);
+        if (t == NULL)
+            status = NC_ENOMEM;
+        else {
+            var_caches = t;
+            cap_var_caches = n;
+        }
+    }
+    if (status == NC_NOERR) {
+        if (i == nvar_caches)
+            nvar_caches++;
+        var_caches[i] = (v3_var_cache){ ncid, varid, size, nelems, preemption };
+    }
+    pthread_mutex_unlock(&var_caches_lock);
+    return status;
 }
 
 int nc_get_var_chunk_cache(int ncid, int varid, size_t *sizep, size_t *nelemsp,
                            float *preemptionp)
 {
-    int status = nc4_var(ncid, varid);
+    int status = nc4_var(ncid, varid), found = 0;
+    v3_var_cache c = { 0 };
     if (status != NC_NOERR)
         return status;
-    return nc_get_chunk_cache(sizep, nelemsp, preemptionp);
+    pthread_mutex_lock(&var_caches_lock);
+    for (size_t i = 0; i < nvar_caches && !found; i++) {
+        if (var_caches[i].ncid == ncid && var_caches[i].varid == varid) {
+            c = var_caches[i];
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&var_caches_lock);
+    if (!found)
+        return nc_get_chunk_cache(sizep, nelemsp, preemptionp);
+    if (sizep != NULL)
+        *sizep = c.size;
+    if (nelemsp != NULL)
+        *nelemsp = c.nelems;
+    if (preemptionp != NULL)
+        *preemptionp = c.preemption;
+    return NC_NOERR;
+}
+
+/* ---- netCDF-Fortran's helpers ----------------------------------------------
+ * Not in netcdf.h, but exported by netCDF-C's library and imported by
+ * netCDF-Fortran's: the chunking and chunk-cache calls with int arguments
+ * (sizes of a variable's cache in MiB, preemptions in percent), which
+ * netCDF-C serves from its netCDF-4 internals only (a classic file's ncid
+ * is NC_EBADID there), and the parallel calls, which a serial netCDF-C
+ * answers with NC_ENOPAR.  Where netCDF-C 4.9.0 crashes (a NULL array
+ * to nc_def_var_chunking_ints) or never writes its outputs
+ * (nc_inq_var_chunking_ints), these do what the size_t calls do
+ * (doc/v3.md). */
+
+#define MEBIBYTE ((size_t)1 << 20)
+
+/* NC_EBADID for a classic file, as netCDF-C's netCDF-4 lookup answers. */
+static int ints_file(int ncid)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    return nc4 ? NC_NOERR : NC_EBADID;
+}
+
+int nc_def_var_chunking_ints(int ncid, int varid, int contiguous, int *chunksizesp)
+{
+    size_t cs[NC_MAX_VAR_DIMS];
+    int ndims, status = ints_file(ncid);
+    if (status == NC_NOERR)
+        status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    for (int i = 0; chunksizesp != NULL && i < ndims; i++)
+        cs[i] = (size_t)(long)chunksizesp[i];  /* a negative size: NC_EBADCHUNK */
+    return nc_def_var_chunking(ncid, varid, contiguous, chunksizesp != NULL ? cs : NULL);
+}
+
+int nc_inq_var_chunking_ints(int ncid, int varid, int *contiguousp, int *chunksizesp)
+{
+    size_t cs[NC_MAX_VAR_DIMS];
+    int ndims, storage, status = ints_file(ncid);
+    if (status == NC_NOERR)
+        status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status == NC_NOERR)
+        status = nc_inq_var_chunking(ncid, varid, &storage, cs);
+    if (status != NC_NOERR)
+        return status;
+    if (contiguousp != NULL)
+        *contiguousp = storage;
+    for (int i = 0; chunksizesp != NULL && storage == NC_CHUNKED && i < ndims; i++) {
+        chunksizesp[i] = (int)cs[i];
+        if (cs[i] > NC_MAX_INT)
+            status = NC_ERANGE;
+    }
+    return status;
+}
+
+int nc_set_chunk_cache_ints(int size, int nelems, int preemption)
+{
+    if (size <= 0 || nelems <= 0 || preemption < 0 || preemption > 100)
+        return NC_EINVAL;
+    return nc_set_chunk_cache((size_t)size, (size_t)nelems, (float)preemption / 100);
+}
+
+int nc_get_chunk_cache_ints(int *sizep, int *nelemsp, int *preemptionp)
+{
+    size_t size, nelems;
+    float preemption;
+    int status = nc_get_chunk_cache(&size, &nelems, &preemption);
+    if (status != NC_NOERR)
+        return status;
+    if (sizep != NULL)
+        *sizep = (int)size;
+    if (nelemsp != NULL)
+        *nelemsp = (int)nelems;
+    if (preemptionp != NULL)
+        *preemptionp = (int)(preemption * 100);
+    return NC_NOERR;
+}
+
+/* A negative setting is HDF5's default: every byte and slot it likes,
+ * and netCDF-C's preemption (0.75). */
+int nc_set_var_chunk_cache_ints(int ncid, int varid, int size, int nelems, int preemption)
+{
+    size_t real_size = (size_t)-1, real_nelems = (size_t)-1;
+    float real_preemption = 0.75f;
+    if (preemption > 100)
+        return NC_EINVAL;
+    int status = ints_file(ncid);
+    if (status != NC_NOERR)
+        return status;
+    if (size >= 0)
+        real_size = (size_t)size * MEBIBYTE;
+    if (nelems >= 0)
+        real_nelems = (size_t)nelems;
+    if (preemption >= 0)
+        real_preemption = (float)(preemption / 100.);
+    return nc_set_var_chunk_cache(ncid, varid, real_size, real_nelems, real_preemption);
+}
+
+int nc_get_var_chunk_cache_ints(int ncid, int varid, int *sizep, int *nelemsp,
+                                int *preemptionp)
+{
+    size_t size, nelems;
+    float preemption;
+    int status = ints_file(ncid);
+    if (status == NC_NOERR)
+        status = nc_get_var_chunk_cache(ncid, varid, &size, &nelems, &preemption);
+    if (status != NC_NOERR)
+        return status;
+    if (sizep != NULL)
+        *sizep = (int)(size / MEBIBYTE);
+    if (nelemsp != NULL)
+        *nelemsp = (int)nelems;
+    if (preemptionp != NULL)
+        *preemptionp = (int)(preemption * 100);
+    return NC_NOERR;
+}
+
+/* The parallel calls of a serial netCDF-C (MPI_Comm and MPI_Info are ints
+ * there).  libncslab_netcdf_par defines the real ones (v3_par.c), which
+ * take the place of these weak definitions. */
+int nc_create_par(const char *path, int cmode, int comm, int info, int *ncidp);
+int nc_open_par(const char *path, int mode, int comm, int info, int *ncidp);
+__attribute__((weak)) int nc_create_par(const char *path, int cmode, int comm, int info,
+                                        int *ncidp)
+{
+    (void)path, (void)cmode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_open_par(const char *path, int mode, int comm, int info,
+                                      int *ncidp)
+{
+    (void)path, (void)mode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_var_par_access(int ncid, int varid, int par_access)
+{
+    (void)ncid, (void)varid, (void)par_access;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_create_par_fortran(const char *path, int cmode, int comm,
+                                                int info, int *ncidp)
+{
+    (void)path, (void)cmode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_open_par_fortran(const char *path, int mode, int comm, int info,
+                                              int *ncidp)
+{
+    (void)path, (void)mode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
 }
 
 /* The length of the UTF-8 sequence at s, or 0 if it is not one. */
