@@ -212,6 +212,55 @@ static void scen_nulls(v3log *log)
 
 /* ---- groups, types, user-defined types -------------------------------------------- */
 
+/* nc_dump_data of every atomic type, at the ends of its range, and of
+ * types that are not atomic. */
+static void dump_data(v3log *log, int ncid)
+{
+    static const signed char b[] = { -128, 0, 127 };
+    static const unsigned char ub[] = { 0, 255 };
+    static const short sh[] = { -32768, 7 };
+    static const unsigned short us[] = { 65535 };
+    static const int in[] = { INT_MIN, -2, 300 };
+    static const unsigned ui[] = { 4294967295u, 3 };
+    static const long long ll[] = { LLONG_MIN, 5 };
+    static const unsigned long long ull[] = { ULLONG_MAX };
+    static const float f[] = { 1e30f, -0.0f, 1.2345678f, -3e-39f };
+    static const double d[] = { 1e300, 1e-300, 123456789.123456789, -0.5 };
+    static const char t[] = { 'a', 0, '\'', ' ' };
+    static char longstr[301];
+    const char *str[] = { NULL, "q\"r", "", longstr };
+    static const struct { nc_type type; const void *mem; size_t n; } cases[] = {
+        { NC_BYTE, b, 3 }, { NC_UBYTE, ub, 2 }, { NC_SHORT, sh, 2 }, { NC_USHORT, us, 1 },
+        { NC_INT, in, 3 }, { NC_UINT, ui, 2 }, { NC_INT64, ll, 2 }, { NC_UINT64, ull, 1 },
+        { NC_FLOAT, f, 4 }, { NC_DOUBLE, d, 4 }, { NC_CHAR, t, 4 }, { NC_INT, in, 0 },
+        { NC_NAT, in, 1 }, { -3, in, 1 }, { NC_STRING + 1, in, 1 }, { 31, in, 1 },
+        { 32, in, 1 }, { 40, in, 1 }
+    };
+    char sentinel[] = "untouched", *buf;
+    memset(longstr, 'a', sizeof longstr - 1);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        buf = sentinel;
+        int r = nc_dump_data(ncid, cases[i].type, (void *)cases[i].mem, cases[i].n, &buf);
+        LOG("dump_data %d %zu: %d [%s]", cases[i].type, cases[i].n, r, buf);
+        if (buf != sentinel)
+            free(buf);
+    }
+    buf = sentinel;
+    { int r1_ = nc_dump_data(ncid, NC_STRING, (void *)str, 4, &buf); LOG("dump_data string: %d [%s]", r1_, buf); }
+    if (buf != sentinel)
+        free(buf);
+    LOG("dump_data no buffer: %d", nc_dump_data(ncid, NC_INT, (void *)in, 1, NULL));
+    LOG("dump_data no buffer 13: %d", nc_dump_data(ncid, NC_STRING + 1, (void *)in, 1, NULL));
+    buf = sentinel;
+    { int r1_ = nc_dump_data(ncid, NC_INT, NULL, 1, &buf); LOG("dump_data no memory: %d [%s]", r1_, buf); }
+    { int r1_ = nc_dump_data(ncid, 32, (void *)in, 0, &buf); LOG("dump_data 32 none: %d [%s]", r1_, buf); }
+    buf = sentinel;
+    { int r1_ = nc_dump_data(ncid + 9999, NC_INT, (void *)in, 1, &buf); LOG("dump_data bad ncid: %d [%s]", r1_, buf); }
+    if (buf != sentinel)
+        free(buf);
+    LOG("dump_data bad ncid 32: %d", nc_dump_data(ncid + 9999, 32, (void *)in, 1, &buf));
+}
+
 static void scen_groups(v3log *log)
 {
     char path[512], name[NC_MAX_NAME + 1];
@@ -267,6 +316,8 @@ static void scen_groups(v3log *log)
             { int r1_ = nc_inq_type_equal(ncid, NC_INT, ncid, NC_SHORT, &eq); LOG("inq_type_equal diff: %d %d", r1_, eq); }
             LOG("inq_user_type: %d", nc_inq_user_type(ncid, NC_INT, name, &size, &t, &len, &n));
             LOG("inq_user_type 32: %d", nc_inq_user_type(ncid, 32, name, &size, &t, &len, &n));
+            if (pass == 0)
+                dump_data(log, ncid);
             /* ncslab serves the classic data model: what these define in a
              * netCDF-4 file not marked classic-model, netCDF-C alone can
              * (doc/v3.md); in every other format both must refuse it */
@@ -283,8 +334,40 @@ static void scen_groups(v3log *log)
                 LOG("inq_vlen 32: %d", nc_inq_vlen(ncid, 32, name, &size, &t));
                 LOG("inq_enum 32: %d", nc_inq_enum(ncid, 32, name, &t, &size, &len));
                 LOG("inq_opaque 32: %d", nc_inq_opaque(ncid, 32, name, &size));
+                static const nc_type uts[] = { -1, NC_INT, NC_STRING + 1, 32 };
+                for (size_t u = 0; u < sizeof uts / sizeof *uts; u++) {
+                    nc_type ut = uts[u];
+                    int fid = -1, nd = -1, dsz[2] = { -1, -1 }, ival = 5;
+                    size_t off = 0;
+                    nc_vlen_t vl = { 0, NULL };
+                    LOG("type %d", ut);
+                    LOG("insert_compound: %d", nc_insert_compound(ncid, ut, "f", 0, NC_INT));
+                    LOG("insert_array_compound: %d", nc_insert_array_compound(ncid, ut, "a", 4, NC_INT,
+                        1, (const int[]){ 2 }));
+                    LOG("insert_enum: %d", nc_insert_enum(ncid, ut, "m", &ival));
+                    LOG("inq_compound_name: %d", nc_inq_compound_name(ncid, ut, name));
+                    LOG("inq_compound_size: %d", nc_inq_compound_size(ncid, ut, &size));
+                    LOG("inq_compound_nfields: %d", nc_inq_compound_nfields(ncid, ut, &len));
+                    LOG("inq_compound_field: %d", nc_inq_compound_field(ncid, ut, 0, name, &off, &t, &nd, dsz));
+                    LOG("inq_compound_fieldname: %d", nc_inq_compound_fieldname(ncid, ut, 0, name));
+                    LOG("inq_compound_fieldindex: %d", nc_inq_compound_fieldindex(ncid, ut, "f", &fid));
+                    LOG("inq_compound_fieldoffset: %d", nc_inq_compound_fieldoffset(ncid, ut, 0, &off));
+                    LOG("inq_compound_fieldtype: %d", nc_inq_compound_fieldtype(ncid, ut, 0, &t));
+                    LOG("inq_compound_fieldndims: %d", nc_inq_compound_fieldndims(ncid, ut, 0, &nd));
+                    LOG("inq_compound_fielddim_sizes: %d", nc_inq_compound_fielddim_sizes(ncid, ut, 0, dsz));
+                    LOG("inq_enum_member: %d", nc_inq_enum_member(ncid, ut, 0, name, &ival));
+                    LOG("inq_enum_ident: %d", nc_inq_enum_ident(ncid, ut, 1, name));
+                    LOG("put_vlen_element: %d", nc_put_vlen_element(ncid, ut, &vl, 1, &ival));
+                    LOG("get_vlen_element: %d", nc_get_vlen_element(ncid, ut, &vl, &size, &ival));
+                }
                 LOG("put_att_string: %d", nc_put_att_string(ncid, NC_GLOBAL, "s", 1, (const char *[]){ "x" }));
                 LOG("def_var string: %d", nc_def_var(ncid, "str", NC_STRING, 0, NULL, &n));
+                {
+                    char *sv[4] = { NULL, NULL, NULL, NULL };
+                    nc_put_att_short(ncid, NC_GLOBAL, "h", NC_SHORT, 1, (const short[]){ 3 });
+                    LOG("get_att_string short: %d", nc_get_att_string(ncid, NC_GLOBAL, "h", sv));
+                    LOG("get_att_string none: %d", nc_get_att_string(ncid, NC_GLOBAL, "none", sv));
+                }
             }
             LOG("inq_base_pe: %d", nc_inq_base_pe(ncid, &n));
             LOG("set_base_pe: %d", nc_set_base_pe(ncid, 0));

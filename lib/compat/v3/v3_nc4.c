@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -796,23 +797,37 @@ int nc_inq_user_type(int ncid, nc_type xtype, char *name, size_t *size,
 
 /* ---- user-defined types: none can be defined -------------------------------------- */
 
+/* netCDF-C looks the type up before it inserts a field or member into it,
+ * and to find a field by name: NC_EINVAL for a negative id, NC_EBADTYPE
+ * for an atomic one, NC_EBADTYPID past them. */
+static int type_lookup(int ncid, nc_type xtype)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 <= 0)
+        return nc4 < 0 ? nc4 : NC_ENOTNC4;
+    if (xtype < 0)
+        return NC_EINVAL;
+    return xtype <= NC_STRING ? NC_EBADTYPE : NC_EBADTYPID;
+}
+
 #define DEF_CALL(decl) decl { return enhanced_def(ncid); }
 #define INQ_CALL(decl) decl { return enhanced_inq(ncid); }
+#define TYPE_CALL(decl) decl { return type_lookup(ncid, xtype); }
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 
 DEF_CALL(int nc_def_compound(int ncid, size_t size, const char *name, nc_type *typeidp))
-DEF_CALL(int nc_insert_compound(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_insert_compound(int ncid, nc_type xtype, const char *name,
                                 size_t offset, nc_type field_typeid))
-DEF_CALL(int nc_insert_array_compound(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_insert_array_compound(int ncid, nc_type xtype, const char *name,
                                       size_t offset, nc_type field_typeid,
                                       int ndims, const int *dim_sizes))
 DEF_CALL(int nc_def_vlen(int ncid, const char *name, nc_type base_typeid,
                          nc_type *xtypep))
 DEF_CALL(int nc_def_enum(int ncid, nc_type base_typeid, const char *name,
                          nc_type *typeidp))
-DEF_CALL(int nc_insert_enum(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_insert_enum(int ncid, nc_type xtype, const char *name,
                             const void *value))
 DEF_CALL(int nc_def_opaque(int ncid, size_t size, const char *name, nc_type *xtypep))
 INQ_CALL(int nc_inq_compound(int ncid, nc_type xtype, char *name, size_t *sizep,
@@ -825,7 +840,7 @@ INQ_CALL(int nc_inq_compound_field(int ncid, nc_type xtype, int fieldid, char *n
                                    int *ndimsp, int *dim_sizesp))
 INQ_CALL(int nc_inq_compound_fieldname(int ncid, nc_type xtype, int fieldid,
                                        char *name))
-INQ_CALL(int nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name,
                                         int *fieldidp))
 INQ_CALL(int nc_inq_compound_fieldoffset(int ncid, nc_type xtype, int fieldid,
                                          size_t *offsetp))
@@ -955,10 +970,69 @@ int nc_copy_data_all(int ncid, nc_type xtypeid, const void *memory, size_t count
     return NC_NOERR;
 }
 
-/* netCDF-C's debugging print of values is not provided. */
-int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **buf)
+/* netCDF-C's print of values: each as printf prints its C type (floats
+ * with %f, NC_UINT as a signed int, text and strings quoted, a NULL string
+ * as ""), separated by blanks; a number or a character takes at most 127
+ * characters, as netCDF-C formats each into a buffer of 128.  In netCDF-C's
+ * order: NC_EINVAL for no type or no memory, success with *bufp untouched
+ * for no values, then *bufp is NULL until the print is done; the file is
+ * looked at only for a user-defined type. */
+int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **bufp)
 {
-    return NC_ENOTBUILT;
+    char one[128], *out = NULL;
+    size_t len = 0, cap = 0, size = 0;
+    if (xtypeid <= NC_NAT || (memory == NULL && count > 0))
+        return NC_EINVAL;
+    if (count == 0)
+        return NC_NOERR;
+    if (bufp != NULL)
+        *bufp = NULL;
+    if (xtypeid > NC_STRING)
+        return xtypeid < NC_FIRSTUSERTYPEID ? NC_EBADTYPE : enhanced_inq(ncid);
+    if (bufp == NULL)
+        return NC_NOERR;
+    if (xtypeid == NC_STRING)
+        size = sizeof(char *);
+    else
+        ncs_inq_type_size(xtypeid, &size);
+    for (size_t i = 0; i < count; i++) {
+        const void *p = (const char *)memory + i * size;
+        const char *text = one, *str = NULL;
+        switch (xtypeid) {
+        case NC_BYTE: snprintf(one, sizeof one, "%d", *(const signed char *)p); break;
+        case NC_CHAR: snprintf(one, sizeof one, "'%c'", *(const char *)p); break;
+        case NC_SHORT: snprintf(one, sizeof one, "%d", *(const short *)p); break;
+        case NC_INT: snprintf(one, sizeof one, "%d", *(const int *)p); break;
+        case NC_FLOAT: snprintf(one, sizeof one, "%f", *(const float *)p); break;
+        case NC_DOUBLE: snprintf(one, sizeof one, "%f", *(const double *)p); break;
+        case NC_UBYTE: snprintf(one, sizeof one, "%u", *(const unsigned char *)p); break;
+        case NC_USHORT: snprintf(one, sizeof one, "%u", *(const unsigned short *)p); break;
+        case NC_UINT: snprintf(one, sizeof one, "%d", (int)*(const unsigned int *)p); break;
+        case NC_INT64: snprintf(one, sizeof one, "%lld", *(const long long *)p); break;
+        case NC_UINT64: snprintf(one, sizeof one, "%llu", *(const unsigned long long *)p); break;
+        default:
+            str = *(char *const *)p;
+            text = str != NULL ? str : "";
+            break;
+        }
+        size_t n = strlen(text) + (xtypeid == NC_STRING ? 2 : 0) + (i > 0);
+        if (len + n + 1 > cap) {
+            size_t want = cap ? cap : 64;
+            while (want < len + n + 1)
+                want *= 2;
+            char *grown = realloc(out, want);
+            if (grown == NULL) {
+                free(out);
+                return NC_ENOMEM;
+            }
+            out = grown;
+            cap = want;
+        }
+        len += (size_t)sprintf(out + len, xtypeid == NC_STRING ? "%s\"%s\"" : "%s%s",
+                               i > 0 ? " " : "", text);
+    }
+    *bufp = out;
+    return NC_NOERR;
 }
 
 /* ---- netcdf_filter.h ------------------------------------------------------------
