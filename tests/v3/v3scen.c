@@ -537,9 +537,8 @@ static void scen_filters(v3log *log)
 
 /* A file netCDF-C wrote, read through each library: filters in netCDF-C's
  * order with Fletcher-32 first, and filters ncslab does not run (szip,
- * N-bit), whose ids are listed and whose data read back; their parameters
- * are not known to ncslab (doc/v3.md), so only the ids, the known
- * filters' parameters and the values are logged.  (Fletcher-32 before
+ * N-bit), whose ids and parameters, as the file records them, are listed
+ * and whose data read back.  (Fletcher-32 before
  * szip would make ncslab refuse the file: HDF5 1.10 reads past a buffer
  * there, lib/store/hdf5/h5_meta_read.c.)  The reference side
  * runs first and writes the file (V3SCEN_REFERENCE); the other reads it. */
@@ -579,19 +578,28 @@ static void scen_foreign(v3log *log)
     LOG("open: %d", nc_open(path, NC_NOWRITE, &ncid));
     LOG("inq_nvars: %d %d", nc_inq_nvars(ncid, &nvars), nvars);
     for (int v = -1; v <= nvars; v++) {
-        unsigned ids[8] = { 0 }, id = 99, p[4] = { 0 };
+        unsigned ids[8] = { 0 }, id = 99;
         size_t n = 99, np = 99;
+        int a = -9, b = -9, c, vals[24] = { 0 };
         int rc = nc_inq_var_filter_ids(ncid, v, &n, ids);
         LOG("var %d filter_ids: %d %zu %u %u %u %u", v, rc, n, ids[0], ids[1], ids[2], ids[3]);
-        rc = nc_inq_var_filter(ncid, v, &id, NULL, NULL);
-        LOG("var %d filter: %d %u", v, rc, id);
-        for (unsigned f = 1; f <= 3; f++) {
+        unsigned fp[16] = { 0 };
+        rc = nc_inq_var_filter(ncid, v, &id, &np, fp);
+        LOG("var %d filter: %d %u %zu %u %u %u %u", v, rc, id, np, fp[0], fp[1], fp[2], fp[3]);
+        for (unsigned f = 1; f <= 5; f++) {
             np = 99;
-            p[0] = 0;
-            rc = nc_inq_var_filter_info(ncid, v, f, &np, p);
-            LOG("var %d filter_info %u: %d %zu %u", v, f, rc, np, p[0]);
+            memset(fp, 0, sizeof fp);
+            rc = nc_inq_var_filter_info(ncid, v, f, &np, NULL);
+            if (rc == NC_NOERR && np <= 16)
+                rc = nc_inq_var_filter_info(ncid, v, f, &np, fp);
+            LOG("var %d filter_info %u: %d %zu", v, f, rc, np);
+            for (size_t k = 0; rc == NC_NOERR && k < np && k < 16; k++)
+                LOG("  param %zu: %u", k, fp[k]);
         }
-        int a = -9, b = -9, c = -9, vals[24] = { 0 };
+        a = b = -9;
+        rc = nc_inq_var_szip(ncid, v, &a, &b);
+        LOG("var %d szip: %d %d %d", v, rc, a, b);
+        c = -9;
         rc = nc_inq_var_deflate(ncid, v, &a, &b, &c);
         LOG("var %d deflate: %d %d %d %d", v, rc, a, b, c);
         rc = nc_inq_var_fletcher32(ncid, v, &a);

@@ -142,6 +142,10 @@ int nc_inq_var_endian(int ncid, int varid, int *endianp)
 #define FILTER_SHUFFLE 2
 #define FILTER_FLETCHER32 3
 #define FILTER_ZSTD 32015
+#define FILTER_SZIP 4
+/* szip's options a caller sets (chip, entropy coding, nearest neighbour):
+ * netCDF-C reports the mask HDF5 stores with only these */
+#define SZIP_USER_MASKS (2 | 4 | 32)
 
 /* netCDF-C's order: the variable, then (netCDF-4) define mode, whether
  * the variable is laid out, a scalar, the filter. */
@@ -192,14 +196,22 @@ int nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams,
 }
 
 /* One filter of a variable as netCDF-C describes it: its id and its
- * parameters, of which ncslab knows at most one (known: a filter ncslab
- * runs; the parameters of the others are not known). */
+ * parameters (known: 0 for a filter with more parameters than
+ * NCS_MAX_FILTER_PARAMS, which are not reported). */
 typedef struct {
     unsigned int id;
     int known;
     size_t nparams;
-    unsigned int param;
+    unsigned int params[NCS_MAX_FILTER_PARAMS];
 } v3_filter;
+
+static void copy_params(const v3_filter *f, size_t *nparams, unsigned int *params)
+{
+    if (nparams != NULL)
+        *nparams = f->nparams;
+    if (params != NULL && f->nparams > 0)
+        memcpy(params, f->params, f->nparams * sizeof *params);
+}
 
 static int filters(int ncid, int varid, v3_filter *f, size_t *np);
 
@@ -221,12 +233,8 @@ int nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparams,
     }
     if (idp != NULL)
         *idp = n ? f[0].id : 0;
-    if (n > 0) {
-        if (nparams != NULL)
-            *nparams = f[0].nparams;
-        if (params != NULL && f[0].nparams > 0)
-            params[0] = f[0].param;
-    }
+    if (n > 0 && f[0].known)
+        copy_params(&f[0], nparams, params);
     return NC_NOERR;
 }
 
@@ -240,21 +248,32 @@ int nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
 }
 
 /* netCDF-C asks its filter list for szip, empty in a classic file (so
- * the varid is not looked at there): no szip, in every format. */
+ * the varid is not looked at there): the options and pixels per block of
+ * a variable the file had with szip when it was opened, else 0 and 0. */
 int nc_inq_var_szip(int ncid, int varid, int *options_maskp,
                     int *pixels_per_blockp)
 {
-    int ndims, nc4 = v3i_is_nc4(ncid), status = NC_NOERR;
+    v3_filter f[NCS_MAX_FILTERS];
+    size_t n = 0;
+    int mask = 0, ppb = 0, nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
-    if (nc4)
-        status = ncs_inq_varndims(ncid, varid, &ndims);
-    if (status != NC_NOERR)
-        return status;
+    if (nc4) {
+        int status = filters(ncid, varid, f, &n);
+        if (status != NC_NOERR)
+            return status;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].id == FILTER_SZIP && f[i].known && f[i].nparams == 2) {
+            mask = (int)f[i].params[0];
+            ppb = (int)f[i].params[1];
+            break;
+        }
+    }
     if (options_maskp != NULL)
-        *options_maskp = 0;
+        *options_maskp = mask;
     if (pixels_per_blockp != NULL)
-        *pixels_per_blockp = 0;
+        *pixels_per_blockp = ppb;
     return NC_NOERR;
 }
 
@@ -1081,26 +1100,36 @@ static int filters(int ncid, int varid, v3_filter *f, size_t *np)
         f[i].id = ids[i];
         f[i].known = 1;
         f[i].nparams = 0;
-        f[i].param = 0;
         switch (ids[i]) {
         case FILTER_DEFLATE:
             f[i].nparams = 1;
-            f[i].param = (unsigned int)level;
+            f[i].params[0] = (unsigned int)level;
             break;
         case FILTER_ZSTD:
             f[i].nparams = 1;
-            f[i].param = (unsigned int)zlevel;
+            f[i].params[0] = (unsigned int)zlevel;
             break;
         case FILTER_SHUFFLE:
             if (opened) {
                 f[i].nparams = 1;
-                f[i].param = (unsigned int)size;
+                f[i].params[0] = (unsigned int)size;
             }
             break;
         case FILTER_FLETCHER32:
             break;
         default:
-            f[i].known = 0;
+            /* a filter ncslab does not run, in a file opened: what the
+             * file records, szip's four values as the two netCDF-C reports
+             * (the options a caller sets, the pixels per block) */
+            status = ncs_inq_var_filter_params(ncid, varid, ids[i], &f[i].nparams,
+                                               f[i].params);
+            if (status != NC_NOERR)
+                return status;
+            f[i].known = f[i].nparams <= NCS_MAX_FILTER_PARAMS;
+            if (ids[i] == FILTER_SZIP && f[i].nparams == 4) {
+                f[i].nparams = 2;
+                f[i].params[0] &= SZIP_USER_MASKS;
+            }
         }
     }
     *np = (size_t)nids;
@@ -1129,8 +1158,8 @@ int nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *
     return NC_NOERR;
 }
 
-/* A filter whose parameters ncslab does not know (it does not run it)
- * answers NC_ENOFILTER, as one the variable lacks (doc/v3.md). */
+/* A filter with more parameters than NCS_MAX_FILTER_PARAMS answers
+ * NC_ENOFILTER, as one the variable lacks (doc/v3.md). */
 int nc_inq_var_filter_info(int ncid, int varid, unsigned int fid, size_t *nparams,
                            unsigned int *params)
 {
@@ -1147,10 +1176,7 @@ int nc_inq_var_filter_info(int ncid, int varid, unsigned int fid, size_t *nparam
     for (size_t i = 0; i < n; i++) {
         if (f[i].id != fid || !f[i].known)
             continue;
-        if (nparams != NULL)
-            *nparams = f[i].nparams;
-        if (params != NULL && f[i].nparams > 0)
-            params[0] = f[i].param;
+        copy_params(&f[i], nparams, params);
         return NC_NOERR;
     }
     return NC_ENOFILTER;
