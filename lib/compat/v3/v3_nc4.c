@@ -1016,7 +1016,7 @@ int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **b
         ncs_inq_type_size(xtypeid, &size);
     for (size_t i = 0; i < count; i++) {
         const void *p = (const char *)memory + i * size;
-        const char *text = one, *str = NULL;
+        const char *text = one;
         switch (xtypeid) {
         case NC_BYTE: snprintf(one, sizeof one, "%d", *(const signed char *)p); break;
         case NC_CHAR: snprintf(one, sizeof one, "'%c'", *(const char *)p); break;
@@ -1030,8 +1030,7 @@ int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **b
         case NC_INT64: snprintf(one, sizeof one, "%lld", *(const long long *)p); break;
         case NC_UINT64: snprintf(one, sizeof one, "%llu", *(const unsigned long long *)p); break;
         default:
-            str = *(char *const *)p;
-            text = str != NULL ? str : "";
+            text = *(char *const *)p != NULL ? *(char *const *)p : "";
             break;
         }
         size_t n = strlen(text) + (xtypeid == NC_STRING ? 2 : 0) + (i > 0);
