@@ -588,7 +588,7 @@ int ncs_inq_var_filter_ids(int ncid, int varid, int *nfiltersp, unsigned *ids);
  * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOFILTER (the file records no such
  * filter for the variable: a classic file, a variable not laid out yet),
  * NCS_EHDFERR (the pipeline cannot be read). */
-#define NCS_MAX_FILTER_PARAMS 16
+#define NCS_MAX_FILTER_PARAMS 32
 int ncs_inq_var_filter_params(int ncid, int varid, unsigned id, size_t *nparamsp,
                               unsigned *params);
 

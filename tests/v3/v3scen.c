@@ -537,7 +537,7 @@ static void scen_filters(v3log *log)
 
 /* A file netCDF-C wrote, read through each library: filters in netCDF-C's
  * order with Fletcher-32 first, and filters ncslab does not run (szip,
- * N-bit), whose ids and parameters, as the file records them, are listed
+ * N-bit, scale-offset), whose ids and parameters, as the file records them, are listed
  * and whose data read back.  (Fletcher-32 before
  * szip would make ncslab refuse the file: HDF5 1.10 reads past a buffer
  * there, lib/store/hdf5/h5_meta_read.c.)  The reference side
@@ -549,13 +549,13 @@ static void scen_foreign(v3log *log)
     snprintf(path, sizeof path, "%s/../netcdf/foreign.nc4", log->dir);
 #ifdef V3SCEN_REFERENCE
     {
-        int d, v[6], vals[24];
+        int d, v[7], vals[24];
         unsigned nbit = 5, szip = 4, sz[2] = { 32, 8 };
         for (int i = 0; i < 24; i++)
             vals[i] = i * 37 - 400;
         nc_create(path, NC_NETCDF4 | NC_CLASSIC_MODEL | NC_CLOBBER, &ncid);
         nc_def_dim(ncid, "x", 24, &d);
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 7; i++) {
             char name[8];
             snprintf(name, sizeof name, "f%d", i);
             nc_def_var(ncid, name, i == 1 ? NC_SHORT : NC_INT, 1, &d, &v[i]);
@@ -569,8 +569,10 @@ static void scen_foreign(v3log *log)
         nc_def_var_deflate(ncid, v[4], 1, 0, 0);
         nc_def_var_filter(ncid, v[4], szip, 2, sz);
         nc_def_var_deflate(ncid, v[5], 0, 1, 1);
+        /* scale-offset, integers, minimum bits: 20 values in the file */
+        nc_def_var_filter(ncid, v[6], 6, 2, (const unsigned[]){ 2, 0 });
         nc_enddef(ncid);
-        for (int i = 0; i < 6; i++)
+        for (int i = 0; i < 7; i++)
             nc_put_var_int(ncid, v[i], vals);
         nc_close(ncid);
     }
@@ -583,17 +585,17 @@ static void scen_foreign(v3log *log)
         int a = -9, b = -9, c, vals[24] = { 0 };
         int rc = nc_inq_var_filter_ids(ncid, v, &n, ids);
         LOG("var %d filter_ids: %d %zu %u %u %u %u", v, rc, n, ids[0], ids[1], ids[2], ids[3]);
-        unsigned fp[16] = { 0 };
+        unsigned fp[32] = { 0 };
         rc = nc_inq_var_filter(ncid, v, &id, &np, fp);
         LOG("var %d filter: %d %u %zu %u %u %u %u", v, rc, id, np, fp[0], fp[1], fp[2], fp[3]);
-        for (unsigned f = 1; f <= 5; f++) {
+        for (unsigned f = 1; f <= 6; f++) {
             np = 99;
             memset(fp, 0, sizeof fp);
             rc = nc_inq_var_filter_info(ncid, v, f, &np, NULL);
-            if (rc == NC_NOERR && np <= 16)
+            if (rc == NC_NOERR && np <= 32)
                 rc = nc_inq_var_filter_info(ncid, v, f, &np, fp);
             LOG("var %d filter_info %u: %d %zu", v, f, rc, np);
-            for (size_t k = 0; rc == NC_NOERR && k < np && k < 16; k++)
+            for (size_t k = 0; rc == NC_NOERR && k < np && k < 32; k++)
                 LOG("  param %zu: %u", k, fp[k]);
         }
         a = b = -9;
