@@ -580,6 +580,20 @@ int ncs_inq_var_quantize(int ncid, int varid, int *modep, int *nsdp);
  * read). */
 int ncs_inq_var_filter_ids(int ncid, int varid, int *nfiltersp, unsigned *ids);
 
+/* The parameters the file records for filter id of the variable, the
+ * first filter of its pipeline with that id: HDF5's client data, with what
+ * the filter added when the dataset was made (szip: options mask, bits per
+ * pixel, pixels per block and per scanline; shuffle: the element size;
+ * deflate and zstd: the level; N-bit: its description of the type).
+ * *nparamsp is how many the file records; params, when not NULL, receives
+ * the first NCS_MAX_FILTER_PARAMS of them.
+ * Errors: NCS_EBADID, NCS_ENOTVAR, NCS_ENOFILTER (the file records no such
+ * filter for the variable: a classic file, a variable not laid out yet),
+ * NCS_EHDFERR (the pipeline cannot be read). */
+#define NCS_MAX_FILTER_PARAMS 32
+int ncs_inq_var_filter_params(int ncid, int varid, unsigned id, size_t *nparamsp,
+                              unsigned *params);
+
 /* One entry of a variable's chunk index, given to the visitor of
  * ncs_inq_var_chunks: origin[d] is the index of the chunk's first element
  * along dimension d (one value per dimension of the variable), as the

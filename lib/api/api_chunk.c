@@ -301,6 +301,24 @@ int ncs_inq_var_filter_ids(int ncid, int varid, int *nfiltersp, unsigned *ids)
     return NCS_NOERR;
 }
 
+int ncs_inq_var_filter_params(int ncid, int varid, unsigned id, size_t *nparamsp,
+                              unsigned *params)
+{
+    ncs_file *f = NULL;
+    unsigned tmp[NCS_MAX_FILTER_PARAMS];
+    size_t n = 0;
+    int status = storage_target(ncid, varid, 0, &f);
+    if (status == NCS_NOERR)
+        status = ncsi_store_inq_filter_params(f, varid, id, &n, tmp);
+    if (status != NCS_NOERR)
+        return status;
+    if (nparamsp != NULL)
+        *nparamsp = n;
+    if (params != NULL)
+        memcpy(params, tmp, (n < NCS_MAX_FILTER_PARAMS ? n : NCS_MAX_FILTER_PARAMS) * sizeof *params);
+    return NCS_NOERR;
+}
+
 int ncs_inq_var_chunks(int ncid, int varid, size_t *extent, ncs_chunk_visitor *visit,
                        void *arg)
 {

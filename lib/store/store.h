@@ -162,6 +162,11 @@ typedef struct ncs_store_methods {
      * absent in back ends without chunks: no filters, no chunks, and the
      * extent is the variable's shape. */
     int (*inq_filters)(ncs_file *f, int varid, int *n, unsigned *ids);
+    /* Optional, with inq_filters: the parameters the file records for the
+     * first filter id of the pipeline (*n of them, the first
+     * NCS_MAX_FILTER_PARAMS in params); absent: NCS_ENOFILTER. */
+    int (*inq_filter_params)(ncs_file *f, int varid, unsigned id, size_t *n,
+                             unsigned *params);
     int (*chunk_index)(ncs_file *f, int varid, size_t *extent, ncs_chunk_visitor *visit,
                        void *arg);
     int (*close)(ncs_file *f, int abort);
@@ -424,6 +429,15 @@ static inline int ncsi_store_inq_filters(ncs_file *f, int varid, int *n, unsigne
     ncsi_memo_clear(&f->memo);
     *n = 0;
     return f->store->inq_filters != NULL ? f->store->inq_filters(f, varid, n, ids) : NCS_NOERR;
+}
+static inline int ncsi_store_inq_filter_params(ncs_file *f, int varid, unsigned id, size_t *n,
+                                               unsigned *params)
+{
+    ncsi_memo_clear(&f->memo);
+    *n = 0;
+    return f->store->inq_filter_params != NULL
+               ? f->store->inq_filter_params(f, varid, id, n, params)
+               : NCS_ERR(NCS_ENOFILTER);
 }
 /* extent is filled in (ndims values) where the slot is absent too. */
 static inline int ncsi_store_chunk_index(ncs_file *f, int varid, size_t *extent,

@@ -1380,8 +1380,8 @@ START_TEST(test_chunk_index)
 {
     char path[256], cpath[256];
     int ncid, varid, vz, d[2], nf = -1, seen[NCHUNKS] = {0};
-    unsigned ids[NCS_MAX_FILTERS];
-    size_t extent[2] = {0, 0}, ch[2] = {CI, CJ};
+    unsigned ids[NCS_MAX_FILTERS], params[NCS_MAX_FILTER_PARAMS];
+    size_t extent[2] = {0, 0}, ch[2] = {CI, CJ}, np = 0;
     int row[CI * NJ];
     listed l;
     struct stat st;
@@ -1448,17 +1448,40 @@ START_TEST(test_chunk_index)
     NCS_OK(ncs_def_var_deflate(ncid, vz, 1, 1, 2));
     NCS_OK(ncs_def_var_fletcher32(ncid, vz, 1));
     NCS_IS(ncs_inq_var_chunks(ncid, vz, extent, list_chunk, &l), NCS_EINDEFINE);
+    /* not laid out yet: the file records no filter */
+    NCS_IS(ncs_inq_var_filter_params(ncid, vz, 1, &np, params), NCS_ENOFILTER);
     NCS_OK(ncs_close(ncid));
-    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
-    NCS_OK(ncs_inq_var_filter_ids(ncid, vz, &nf, ids));
-    ck_assert_int_eq(nf, 3);
-    ck_assert_uint_eq(ids[0], 2);
-    ck_assert_uint_eq(ids[1], 1);
-    ck_assert_uint_eq(ids[2], 3);
-    memset(&l, 0, sizeof l);
-    NCS_OK(ncs_inq_var_chunks(ncid, vz, NULL, list_chunk, &l));
-    ck_assert_int_eq(l.n, 0);
-    NCS_OK(ncs_close(ncid));
+    /* read-only, by the netCDF-4 reader and by HDF5 */
+    for (int by_hdf5 = 0; by_hdf5 < 2; by_hdf5++) {
+        if (by_hdf5)
+            setenv("NCSLAB_NC4READ", "0", 1);
+        NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+        NCS_OK(ncs_inq_var_filter_ids(ncid, vz, &nf, ids));
+        ck_assert_int_eq(nf, 3);
+        ck_assert_uint_eq(ids[0], 2);
+        ck_assert_uint_eq(ids[1], 1);
+        ck_assert_uint_eq(ids[2], 3);
+        /* each filter's parameters as HDF5 stored them: shuffle's element
+         * size, deflate's level, none for Fletcher-32 */
+        np = 99;
+        NCS_OK(ncs_inq_var_filter_params(ncid, vz, 2, &np, params));
+        ck_assert_uint_eq(np, 1);
+        ck_assert_uint_eq(params[0], 4);
+        NCS_OK(ncs_inq_var_filter_params(ncid, vz, 1, &np, NULL));
+        ck_assert_uint_eq(np, 1);
+        NCS_OK(ncs_inq_var_filter_params(ncid, vz, 1, NULL, params));
+        ck_assert_uint_eq(params[0], 2);
+        NCS_OK(ncs_inq_var_filter_params(ncid, vz, 3, &np, params));
+        ck_assert_uint_eq(np, 0);
+        NCS_IS(ncs_inq_var_filter_params(ncid, vz, 4, &np, params), NCS_ENOFILTER);
+        NCS_IS(ncs_inq_var_filter_params(ncid, vz + 1, 1, &np, params), NCS_ENOTVAR);
+        NCS_IS(ncs_inq_var_filter_params(ncid + 1000, vz, 1, &np, params), NCS_EBADID);
+        memset(&l, 0, sizeof l);
+        NCS_OK(ncs_inq_var_chunks(ncid, vz, NULL, list_chunk, &l));
+        ck_assert_int_eq(l.n, 0);
+        NCS_OK(ncs_close(ncid));
+        unsetenv("NCSLAB_NC4READ");
+    }
 
     /* a classic file: no filters, no index, the extent its shape */
     tu_path(cpath, sizeof cpath, PROG, "index_classic");
@@ -1479,6 +1502,7 @@ START_TEST(test_chunk_index)
     nf = -1;
     NCS_OK(ncs_inq_var_filter_ids(ncid, varid, &nf, NULL));
     ck_assert_int_eq(nf, 0);
+    NCS_IS(ncs_inq_var_filter_params(ncid, varid, 1, &np, params), NCS_ENOFILTER);
     NCS_OK(ncs_close(ncid));
     unlink(cpath);
     unlink(path);

@@ -63,12 +63,17 @@ static char *next_line(char **p)
  * with a reproducer; those lines are counted, not failed.
  *   - a write to a read-only netCDF-4 file that reaches HDF5 fails with
  *     NC_EHDFERR in netCDF-C (HDF5 refuses it; doc/v2.md, bug 5), with
- *     NC_EPERM in ncslab. */
+ *     NC_EPERM in ncslab;
+ *   - nc_put_vlen_element and nc_get_vlen_element of a netCDF-4 file
+ *     succeed in netCDF-C whatever the type (the get copies four bytes an
+ *     element); ncslab answers NC_EBADTYPE, as the file has no vlen type. */
 static int known(const char *nc, const char *ns)
 {
     const char *a = strrchr(nc, ':'), *b = strrchr(ns, ':');
     if (a == NULL || b == NULL || a - nc != b - ns || strncmp(nc, ns, (size_t)(a - nc)) != 0)
         return 0;
+    if (strstr(nc, "vlen_element") != NULL)
+        return strcmp(a, ": 0") == 0 && strcmp(b, ": -45") == 0;
     return (strstr(nc, "readonly") != NULL || strstr(nc, "read-only") != NULL) &&
            strstr(nc, " put") != NULL && strcmp(a, ": -101") == 0 && strcmp(b, ": -37") == 0;
 }

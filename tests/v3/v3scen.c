@@ -9,6 +9,7 @@
  * used, so each side runs the very same calls.  A line of the log is
  * "label: status values...".
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,6 +212,55 @@ static void scen_nulls(v3log *log)
 
 /* ---- groups, types, user-defined types -------------------------------------------- */
 
+/* nc_dump_data of every atomic type, at the ends of its range, and of
+ * types that are not atomic. */
+static void dump_data(v3log *log, int ncid)
+{
+    static const signed char b[] = { -128, 0, 127 };
+    static const unsigned char ub[] = { 0, 255 };
+    static const short sh[] = { -32768, 7 };
+    static const unsigned short us[] = { 65535 };
+    static const int in[] = { INT_MIN, -2, 300 };
+    static const unsigned ui[] = { 4294967295u, 3 };
+    static const long long ll[] = { LLONG_MIN, 5 };
+    static const unsigned long long ull[] = { ULLONG_MAX };
+    static const float f[] = { 1e30f, -0.0f, 1.2345678f, -3e-39f };
+    static const double d[] = { 1e300, 1e-300, 123456789.123456789, -0.5 };
+    static const char t[] = { 'a', 0, '\'', ' ' };
+    static char longstr[301];
+    const char *str[] = { NULL, "q\"r", "", longstr };
+    static const struct { nc_type type; const void *mem; size_t n; } cases[] = {
+        { NC_BYTE, b, 3 }, { NC_UBYTE, ub, 2 }, { NC_SHORT, sh, 2 }, { NC_USHORT, us, 1 },
+        { NC_INT, in, 3 }, { NC_UINT, ui, 2 }, { NC_INT64, ll, 2 }, { NC_UINT64, ull, 1 },
+        { NC_FLOAT, f, 4 }, { NC_DOUBLE, d, 4 }, { NC_CHAR, t, 4 }, { NC_INT, in, 0 },
+        { NC_NAT, in, 1 }, { -3, in, 1 }, { NC_STRING + 1, in, 1 }, { 31, in, 1 },
+        { 32, in, 1 }, { 40, in, 1 }
+    };
+    char sentinel[] = "untouched", *buf;
+    memset(longstr, 'a', sizeof longstr - 1);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        buf = sentinel;
+        int r = nc_dump_data(ncid, cases[i].type, (void *)cases[i].mem, cases[i].n, &buf);
+        LOG("dump_data %d %zu: %d [%s]", cases[i].type, cases[i].n, r, buf);
+        if (buf != sentinel)
+            free(buf);
+    }
+    buf = sentinel;
+    { int r1_ = nc_dump_data(ncid, NC_STRING, (void *)str, 4, &buf); LOG("dump_data string: %d [%s]", r1_, buf); }
+    if (buf != sentinel)
+        free(buf);
+    LOG("dump_data no buffer: %d", nc_dump_data(ncid, NC_INT, (void *)in, 1, NULL));
+    LOG("dump_data no buffer 13: %d", nc_dump_data(ncid, NC_STRING + 1, (void *)in, 1, NULL));
+    buf = sentinel;
+    { int r1_ = nc_dump_data(ncid, NC_INT, NULL, 1, &buf); LOG("dump_data no memory: %d [%s]", r1_, buf); }
+    { int r1_ = nc_dump_data(ncid, 32, (void *)in, 0, &buf); LOG("dump_data 32 none: %d [%s]", r1_, buf); }
+    buf = sentinel;
+    { int r1_ = nc_dump_data(ncid + 9999, NC_INT, (void *)in, 1, &buf); LOG("dump_data bad ncid: %d [%s]", r1_, buf); }
+    if (buf != sentinel)
+        free(buf);
+    LOG("dump_data bad ncid 32: %d", nc_dump_data(ncid + 9999, 32, (void *)in, 1, &buf));
+}
+
 static void scen_groups(v3log *log)
 {
     char path[512], name[NC_MAX_NAME + 1];
@@ -266,6 +316,8 @@ static void scen_groups(v3log *log)
             { int r1_ = nc_inq_type_equal(ncid, NC_INT, ncid, NC_SHORT, &eq); LOG("inq_type_equal diff: %d %d", r1_, eq); }
             LOG("inq_user_type: %d", nc_inq_user_type(ncid, NC_INT, name, &size, &t, &len, &n));
             LOG("inq_user_type 32: %d", nc_inq_user_type(ncid, 32, name, &size, &t, &len, &n));
+            if (pass == 0)
+                dump_data(log, ncid);
             /* ncslab serves the classic data model: what these define in a
              * netCDF-4 file not marked classic-model, netCDF-C alone can
              * (doc/v3.md); in every other format both must refuse it */
@@ -282,8 +334,40 @@ static void scen_groups(v3log *log)
                 LOG("inq_vlen 32: %d", nc_inq_vlen(ncid, 32, name, &size, &t));
                 LOG("inq_enum 32: %d", nc_inq_enum(ncid, 32, name, &t, &size, &len));
                 LOG("inq_opaque 32: %d", nc_inq_opaque(ncid, 32, name, &size));
+                static const nc_type uts[] = { -1, NC_INT, NC_STRING + 1, 32 };
+                for (size_t u = 0; u < sizeof uts / sizeof *uts; u++) {
+                    nc_type ut = uts[u];
+                    int fid = -1, nd = -1, dsz[2] = { -1, -1 }, ival = 5;
+                    size_t off = 0;
+                    nc_vlen_t vl = { 0, NULL };
+                    LOG("type %d", ut);
+                    LOG("insert_compound: %d", nc_insert_compound(ncid, ut, "f", 0, NC_INT));
+                    LOG("insert_array_compound: %d", nc_insert_array_compound(ncid, ut, "a", 4, NC_INT,
+                        1, (const int[]){ 2 }));
+                    LOG("insert_enum: %d", nc_insert_enum(ncid, ut, "m", &ival));
+                    LOG("inq_compound_name: %d", nc_inq_compound_name(ncid, ut, name));
+                    LOG("inq_compound_size: %d", nc_inq_compound_size(ncid, ut, &size));
+                    LOG("inq_compound_nfields: %d", nc_inq_compound_nfields(ncid, ut, &len));
+                    LOG("inq_compound_field: %d", nc_inq_compound_field(ncid, ut, 0, name, &off, &t, &nd, dsz));
+                    LOG("inq_compound_fieldname: %d", nc_inq_compound_fieldname(ncid, ut, 0, name));
+                    LOG("inq_compound_fieldindex: %d", nc_inq_compound_fieldindex(ncid, ut, "f", &fid));
+                    LOG("inq_compound_fieldoffset: %d", nc_inq_compound_fieldoffset(ncid, ut, 0, &off));
+                    LOG("inq_compound_fieldtype: %d", nc_inq_compound_fieldtype(ncid, ut, 0, &t));
+                    LOG("inq_compound_fieldndims: %d", nc_inq_compound_fieldndims(ncid, ut, 0, &nd));
+                    LOG("inq_compound_fielddim_sizes: %d", nc_inq_compound_fielddim_sizes(ncid, ut, 0, dsz));
+                    LOG("inq_enum_member: %d", nc_inq_enum_member(ncid, ut, 0, name, &ival));
+                    LOG("inq_enum_ident: %d", nc_inq_enum_ident(ncid, ut, 1, name));
+                    LOG("put_vlen_element: %d", nc_put_vlen_element(ncid, ut, &vl, 1, &ival));
+                    LOG("get_vlen_element: %d", nc_get_vlen_element(ncid, ut, &vl, &size, &ival));
+                }
                 LOG("put_att_string: %d", nc_put_att_string(ncid, NC_GLOBAL, "s", 1, (const char *[]){ "x" }));
                 LOG("def_var string: %d", nc_def_var(ncid, "str", NC_STRING, 0, NULL, &n));
+                {
+                    char *sv[4] = { NULL, NULL, NULL, NULL };
+                    nc_put_att_short(ncid, NC_GLOBAL, "h", NC_SHORT, 1, (const short[]){ 3 });
+                    LOG("get_att_string short: %d", nc_get_att_string(ncid, NC_GLOBAL, "h", sv));
+                    LOG("get_att_string none: %d", nc_get_att_string(ncid, NC_GLOBAL, "none", sv));
+                }
             }
             LOG("inq_base_pe: %d", nc_inq_base_pe(ncid, &n));
             LOG("set_base_pe: %d", nc_set_base_pe(ncid, 0));
@@ -325,7 +409,7 @@ static void storage_calls(v3log *log, int ncid, int v, const char *when)
     { int r2_ = nc_inq_var_quantize(ncid, v, &a, &b); LOG("%s inq_var_quantize: %d %d %d", when, r2_, a, b); }
     { int r2_ = nc_set_var_chunk_cache(ncid, v, 1 << 20, 101, 0.5f); LOG("%s set_var_chunk_cache: %d", when, r2_); }
     { int r2_ = nc_set_var_chunk_cache(ncid, v, 1 << 20, 101, 1.5f); LOG("%s set_var_chunk_cache bad: %d", when, r2_); }
-    { int r2_ = nc_get_var_chunk_cache(ncid, v, &sz, &ne, &pr); LOG("%s get_var_chunk_cache: %d", when, r2_); }
+    { int r2_ = nc_get_var_chunk_cache(ncid, v, &sz, &ne, &pr); LOG("%s get_var_chunk_cache: %d %zu %zu %.2f", when, r2_, sz, ne, pr); }
     { int r2_ = nc_inq_var_chunking(ncid, 77, &a, cs); int r3_ = nc_inq_var_deflate(ncid, 77, &a, &b, &c); int r4_ = nc_def_var_deflate(ncid, 77, 0, 1, 1); LOG("%s storage bad varid: %d %d %d", when, r2_, r3_, r4_); }
 }
 
@@ -350,6 +434,182 @@ static void scen_storage(v3log *log)
         storage_calls(log, ncid, v, "redef");
         LOG("close: %d", nc_close(ncid));
     }
+}
+
+/* ---- the filter inquiries --------------------------------------------------------
+ * netCDF-C lists the filters of a variable defined in this session from
+ * its own list, and those of a variable the file had when it was opened
+ * from what HDF5 recorded: then in the file's order, with the parameters
+ * HDF5 stored (shuffle's element size among them).  zstd and szip are
+ * left out here: Debian's netCDF-C has no zstd, and ncslab no szip
+ * (doc/v3.md).  ncslab lays out Fletcher-32 after the other filters,
+ * netCDF-C before them (doc/chunking.md), so variables with both are
+ * asked about after a reopen only in netCDF-C's file ("foreign" below);
+ * skip has a bit set for each variable not asked about. */
+
+static void log_filters(v3log *log, int ncid, int nvars, const char *when, unsigned skip)
+{
+    static const unsigned fids[] = { 1, 2, 3, 4, 999 };
+    for (int v = -1; v <= nvars; v++) {
+        if (v >= 0 && (skip >> v) & 1)
+            continue;
+        unsigned ids[8] = { 0 }, id = 99, p[4] = { 0 };
+        size_t n = 99, np = 99;
+        int rc = nc_inq_var_filter_ids(ncid, v, &n, ids);
+        LOG("%s var %d filter_ids: %d %zu %u %u %u %u", when, v, rc, n, ids[0], ids[1], ids[2],
+            ids[3]);
+        rc = nc_inq_var_filter_ids(ncid, v, &n, NULL);
+        LOG("%s var %d filter_ids count: %d %zu", when, v, rc, n);
+        rc = nc_inq_var_filter(ncid, v, &id, &np, p);
+        LOG("%s var %d filter: %d %u %zu %u", when, v, rc, id, np, p[0]);
+        for (size_t i = 0; i < sizeof fids / sizeof *fids; i++) {
+            np = 99;
+            p[0] = 0;
+            rc = nc_inq_var_filter_info(ncid, v, fids[i], &np, p);
+            LOG("%s var %d filter_info %u: %d %zu %u", when, v, fids[i], rc, np, p[0]);
+        }
+        int a = -9, b = -9, c = -9;
+        rc = nc_inq_var_deflate(ncid, v, &a, &b, &c);
+        LOG("%s var %d deflate: %d %d %d %d", when, v, rc, a, b, c);
+        a = b = -9;
+        rc = nc_inq_var_szip(ncid, v, &a, &b);
+        LOG("%s var %d szip: %d %d %d", when, v, rc, a, b);
+    }
+    for (unsigned f = 1; f <= 3; f++)
+        LOG("%s filter_avail %u: %d", when, f, nc_inq_filter_avail(ncid, f));
+    LOG("%s filter_avail 999: %d", when, nc_inq_filter_avail(ncid, 999));
+}
+
+#define F32_AND_MORE ((1u << 4) | (1u << 5))   /* v4 and v5 of scen_filters */
+
+static void scen_filters(v3log *log)
+{
+    static const int types[] = { NC_INT, NC_SHORT, NC_DOUBLE, NC_BYTE, NC_FLOAT, NC_INT,
+                                 NC_FLOAT, NC_INT };
+    char path[512];
+    for (int k = 0; k < NFORMATS; k++) {
+        int ncid, d[2], v[8], w;
+        snprintf(path, sizeof path, "%s/filters%d.nc", log->dir, k);
+        LOG("format %#x", formats[k]);
+        if (nc_create(path, formats[k] | NC_CLOBBER, &ncid) != NC_NOERR)
+            continue;
+        nc_def_dim(ncid, "t", NC_UNLIMITED, &d[0]);
+        nc_def_dim(ncid, "x", 6, &d[1]);
+        for (int i = 0; i < 8; i++) {
+            char name[8];
+            snprintf(name, sizeof name, "v%d", i);
+            nc_def_var(ncid, name, types[i], i == 7 ? 0 : i == 6 ? 2 : 1, i == 6 ? d : &d[1],
+                       &v[i]);
+        }
+        LOG("v0 shuffle deflate: %d", nc_def_var_deflate(ncid, v[0], 1, 1, 3));
+        LOG("v1 deflate: %d", nc_def_var_deflate(ncid, v[1], 0, 1, 5));
+        LOG("v2 fletcher32: %d", nc_def_var_fletcher32(ncid, v[2], 1));
+        LOG("v3 shuffle: %d", nc_def_var_deflate(ncid, v[3], 1, 0, 0));
+        LOG("v4 deflate: %d", nc_def_var_filter(ncid, v[4], 1, 1, (unsigned[]){ 2 }));
+        LOG("v4 fletcher32: %d", nc_def_var_fletcher32(ncid, v[4], 1));
+        LOG("v4 shuffle: %d", nc_def_var_filter(ncid, v[4], 2, 0, NULL));
+        LOG("v5 fletcher32: %d", nc_def_var_filter(ncid, v[5], 3, 0, NULL));
+        LOG("v5 shuffle: %d", nc_def_var_deflate(ncid, v[5], 1, 0, 0));
+        LOG("v6 shuffle deflate: %d", nc_def_var_deflate(ncid, v[6], 1, 1, 9));
+        log_filters(log, ncid, 8, "define", 0);
+        LOG("enddef: %d", nc_enddef(ncid));
+        log_filters(log, ncid, 8, "data", 0);
+        int vals[6] = { 1, -2, 3, -4, 5, -6 };
+        for (int i = 0; i < 6; i++)
+            nc_put_var_int(ncid, v[i], vals);
+        LOG("close: %d", nc_close(ncid));
+        LOG("open: %d", nc_open(path, NC_NOWRITE, &ncid));
+        log_filters(log, ncid, 8, "reopened", F32_AND_MORE);
+        LOG("close: %d", nc_close(ncid));
+        LOG("open write: %d", nc_open(path, NC_WRITE, &ncid));
+        LOG("redef: %d", nc_redef(ncid));
+        LOG("def_var w: %d", nc_def_var(ncid, "w", NC_SHORT, 1, &d[1], &w));
+        LOG("w shuffle deflate: %d", nc_def_var_deflate(ncid, w, 1, 1, 1));
+        log_filters(log, ncid, 9, "added", F32_AND_MORE);
+        LOG("enddef: %d", nc_enddef(ncid));
+        log_filters(log, ncid, 9, "added data", F32_AND_MORE);
+        LOG("close: %d", nc_close(ncid));
+        LOG("open: %d", nc_open(path, NC_NOWRITE, &ncid));
+        log_filters(log, ncid, 9, "reopened again", F32_AND_MORE);
+        LOG("close: %d", nc_close(ncid));
+    }
+}
+
+/* A file netCDF-C wrote, read through each library: filters in netCDF-C's
+ * order with Fletcher-32 first, and filters ncslab does not run (szip,
+ * N-bit, scale-offset), whose ids and parameters, as the file records them, are listed
+ * and whose data read back.  (Fletcher-32 before
+ * szip would make ncslab refuse the file: HDF5 1.10 reads past a buffer
+ * there, lib/store/hdf5/h5_meta_read.c.)  The reference side
+ * runs first and writes the file (V3SCEN_REFERENCE); the other reads it. */
+static void scen_foreign(v3log *log)
+{
+    char path[512];
+    int ncid, nvars = -1;
+    snprintf(path, sizeof path, "%s/../netcdf/foreign.nc4", log->dir);
+#ifdef V3SCEN_REFERENCE
+    {
+        int d, v[7], vals[24];
+        unsigned nbit = 5, szip = 4, sz[2] = { 32, 8 };
+        for (int i = 0; i < 24; i++)
+            vals[i] = i * 37 - 400;
+        nc_create(path, NC_NETCDF4 | NC_CLASSIC_MODEL | NC_CLOBBER, &ncid);
+        nc_def_dim(ncid, "x", 24, &d);
+        for (int i = 0; i < 7; i++) {
+            char name[8];
+            snprintf(name, sizeof name, "f%d", i);
+            nc_def_var(ncid, name, i == 1 ? NC_SHORT : NC_INT, 1, &d, &v[i]);
+        }
+        nc_def_var_deflate(ncid, v[0], 1, 1, 4);
+        nc_def_var_fletcher32(ncid, v[0], 1);
+        nc_def_var_fletcher32(ncid, v[1], 1);
+        nc_def_var_deflate(ncid, v[1], 1, 0, 0);
+        nc_def_var_filter(ncid, v[2], nbit, 0, NULL);
+        nc_def_var_filter(ncid, v[3], szip, 2, sz);
+        nc_def_var_deflate(ncid, v[4], 1, 0, 0);
+        nc_def_var_filter(ncid, v[4], szip, 2, sz);
+        nc_def_var_deflate(ncid, v[5], 0, 1, 1);
+        /* scale-offset, integers, minimum bits: 20 values in the file */
+        nc_def_var_filter(ncid, v[6], 6, 2, (const unsigned[]){ 2, 0 });
+        nc_enddef(ncid);
+        for (int i = 0; i < 7; i++)
+            nc_put_var_int(ncid, v[i], vals);
+        nc_close(ncid);
+    }
+#endif
+    LOG("open: %d", nc_open(path, NC_NOWRITE, &ncid));
+    LOG("inq_nvars: %d %d", nc_inq_nvars(ncid, &nvars), nvars);
+    for (int v = -1; v <= nvars; v++) {
+        unsigned ids[8] = { 0 }, id = 99;
+        size_t n = 99, np = 99;
+        int a = -9, b = -9, c, vals[24] = { 0 };
+        int rc = nc_inq_var_filter_ids(ncid, v, &n, ids);
+        LOG("var %d filter_ids: %d %zu %u %u %u %u", v, rc, n, ids[0], ids[1], ids[2], ids[3]);
+        unsigned fp[32] = { 0 };
+        rc = nc_inq_var_filter(ncid, v, &id, &np, fp);
+        LOG("var %d filter: %d %u %zu %u %u %u %u", v, rc, id, np, fp[0], fp[1], fp[2], fp[3]);
+        for (unsigned f = 1; f <= 6; f++) {
+            np = 99;
+            memset(fp, 0, sizeof fp);
+            rc = nc_inq_var_filter_info(ncid, v, f, &np, NULL);
+            if (rc == NC_NOERR && np <= 32)
+                rc = nc_inq_var_filter_info(ncid, v, f, &np, fp);
+            LOG("var %d filter_info %u: %d %zu", v, f, rc, np);
+            for (size_t k = 0; rc == NC_NOERR && k < np && k < 32; k++)
+                LOG("  param %zu: %u", k, fp[k]);
+        }
+        a = b = -9;
+        rc = nc_inq_var_szip(ncid, v, &a, &b);
+        LOG("var %d szip: %d %d %d", v, rc, a, b);
+        c = -9;
+        rc = nc_inq_var_deflate(ncid, v, &a, &b, &c);
+        LOG("var %d deflate: %d %d %d %d", v, rc, a, b, c);
+        rc = nc_inq_var_fletcher32(ncid, v, &a);
+        LOG("var %d fletcher32: %d %d", v, rc, a);
+        rc = nc_get_var_int(ncid, v, vals);
+        LOG("var %d get: %d %d %d %d", v, rc, vals[0], vals[11], vals[23]);
+    }
+    LOG("close: %d", nc_close(ncid));
 }
 
 /* ---- nc_copy_var and nc_delete ------------------------------------------------- */
@@ -709,6 +969,23 @@ static void scen_settings(v3log *log)
     LOG("free_string: %d", nc_free_string(2, strs));
 }
 
+/* The text of every status code: programs print them, so they are part of
+ * the interface.  netCDF-C names -1 to NC4_LAST_ERROR with gaps, passes
+ * positive codes to the system's strerror and says "Unknown Error" for the
+ * rest, ncslab's own codes past netCDF's among them (-212, -236, -250). */
+static void scen_strerror(v3log *log)
+{
+    static const int far[] = { INT_MIN, INT_MIN + 1, -100000, -32768, 32768, 100000,
+                               INT_MAX - 1, INT_MAX };
+    for (int code = -1100; code <= 200; code++) {
+        const char *s = nc_strerror(code);
+        LOG("strerror %d: %s", code, s != NULL ? s : "(null)");
+    }
+    for (size_t i = 0; i < sizeof far / sizeof *far; i++) {
+        const char *s = nc_strerror(far[i]);
+        LOG("strerror %d: %s", far[i], s != NULL ? s : "(null)");
+    }
+}
 
 /* ---- quantization and byte order (netCDF-4) --------------------------------- */
 
@@ -876,10 +1153,12 @@ static void scen_quantize(v3log *log)
 
 static void (*const scenarios[])(v3log *) = {
     scen_modes, scen_path, scen_hints, scen_nulls, scen_groups, scen_storage, scen_copy,
-    scen_fill, scen_memory, scen_settings, scen_quantize
+    scen_fill, scen_memory, scen_settings, scen_quantize, scen_strerror,
+    scen_filters, scen_foreign
 };
 static const char *const scenario_names[] = {
-    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings", "quantize"
+    "modes", "path", "hints", "nulls", "groups", "storage", "copy", "fill", "memory", "settings", "quantize",
+    "strerror", "filters", "foreign"
 };
 
 #define V3SCEN_STR2(x) #x

@@ -4,5 +4,6 @@
 #include "v3_rename.h"
 #include "ncslab/netcdf.h"
 #include "ncslab/netcdf_mem.h"
+#include "ncslab/netcdf_filter.h"
 #define SIDE v3side_ncslab
 #include "v3scen.c"

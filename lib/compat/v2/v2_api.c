@@ -592,8 +592,13 @@ int ncattdel(int ncid, int varid, const char *name)
 
 /* ---- newer calls ---------------------------------------------------------------------------- */
 
+/* netCDF-C's words: programs print them.  It names no code past
+ * NC4_LAST_ERROR, so the native codes beyond it (nonblocking requests,
+ * the processes of a parallel file) read "Unknown Error" here, as there. */
 const char *nc_strerror(int err)
 {
+    if (err < NC4_LAST_ERROR)
+        return "Unknown Error";
     return ncs_strerror(err);
 }
 

@@ -21,8 +21,12 @@
 #define V3_LONG_TYPE (sizeof(long) == 8 ? NC_INT64 : NC_INT)
 
 /* The mode flags nc_inq_format_extended reports for ncid, recorded by
- * nc_create and nc_open (v3_file.c). */
-void v3i_mode_set(int ncid, int mode);
+ * nc_create and nc_open (v3_file.c); opened: the file was opened, not
+ * created, and its variables are recorded as the file's own. */
+void v3i_mode_set(int ncid, int mode, int opened);
+/* Whether varid was in the file when v3 opened it (1) or was defined since,
+ * or the file was created or opened through the v2 calls (0). */
+int v3i_var_opened(int ncid, int varid);
 /* Set in a recorded mode (never one of netCDF's bits) for a file opened
  * through nc_create_par or nc_open_par (v3_par.c), which
  * nc_inq_format_extended reports as PnetCDF's. */
@@ -42,6 +46,23 @@ int v3i_mem_create(const char *path, int cmode, int native_mode, int *ncidp);
 int v3i_mem_open(const char *path, int mode, int *ncidp);
 int v3i_mem_close(int ncid, struct NC_memio *memio);
 const char *v3i_mem_path(int ncid);
+
+/* Forgets the chunk-cache settings of ncid's variables (v3_nc4.c). */
+void v3i_var_caches_drop(int ncid);
+
+/* The netCDF names of v3_nc4.c that netcdf.h does not declare: netCDF-
+ * Fortran's int helpers, and a serial library's parallel calls (those
+ * with MPI types are declared in v3_nc4.c, with ints). */
+int nc_def_var_chunking_ints(int ncid, int varid, int contiguous, int *chunksizesp);
+int nc_inq_var_chunking_ints(int ncid, int varid, int *contiguousp, int *chunksizesp);
+int nc_set_chunk_cache_ints(int size, int nelems, int preemption);
+int nc_get_chunk_cache_ints(int *sizep, int *nelemsp, int *preemptionp);
+int nc_set_var_chunk_cache_ints(int ncid, int varid, int size, int nelems, int preemption);
+int nc_get_var_chunk_cache_ints(int ncid, int varid, int *sizep, int *nelemsp,
+                                int *preemptionp);
+int nc_var_par_access(int ncid, int varid, int par_access);
+int nc_create_par_fortran(const char *path, int cmode, int comm, int info, int *ncidp);
+int nc_open_par_fortran(const char *path, int mode, int comm, int info, int *ncidp);
 
 /* Whether ncid is a netCDF-4 file (1), a classic one (0), or a status
  * (negative) for a bad ncid. */

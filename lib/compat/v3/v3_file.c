@@ -21,15 +21,22 @@
 
 /* ---- the mode of each open file -------------------------------------------
  * Indexed by the ncid's slot (ncid >> 16, the native numbering); the ncid
- * itself is kept to tell a record from a stale one of a reused slot. */
-typedef struct { int ncid, mode; } v3_mode;
+ * itself is kept to tell a record from a stale one of a reused slot.
+ * nvars is how many variables an opened file had when it was opened (0
+ * for a created one): netCDF-C describes those from what the file
+ * records, the others from what was defined (v3i_var_opened). */
+typedef struct { int ncid, mode, nvars; } v3_mode;
 static v3_mode *modes;
 static size_t nmodes;
 static pthread_mutex_t modes_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void v3i_mode_set(int ncid, int mode)
+void v3i_mode_set(int ncid, int mode, int opened)
 {
     size_t slot = (size_t)ncid >> 16;
+    int nvars = 0;
+    if (opened && ncs_inq_nvars(ncid, &nvars) != NC_NOERR)
+        nvars = 0;
+    v3i_var_caches_drop(ncid);   /* a file the slot held before, closed through v2 */
     pthread_mutex_lock(&modes_lock);
     if (slot >= nmodes) {
         size_t n = slot + 64;
@@ -43,6 +50,7 @@ void v3i_mode_set(int ncid, int mode)
     if (slot < nmodes) {
         modes[slot].ncid = ncid;
         modes[slot].mode = mode;
+        modes[slot].nvars = nvars;
     }
     pthread_mutex_unlock(&modes_lock);
 }
@@ -50,6 +58,7 @@ void v3i_mode_set(int ncid, int mode)
 void v3i_mode_drop(int ncid)
 {
     size_t slot = (size_t)ncid >> 16;
+    v3i_var_caches_drop(ncid);
     pthread_mutex_lock(&modes_lock);
     if (slot < nmodes && modes[slot].ncid == ncid)
         modes[slot].ncid = 0;
@@ -67,6 +76,17 @@ static int recorded_mode(int ncid)
         mode = modes[slot].mode;
     pthread_mutex_unlock(&modes_lock);
     return mode;
+}
+
+int v3i_var_opened(int ncid, int varid)
+{
+    size_t slot = (size_t)ncid >> 16;
+    int opened = 0;
+    pthread_mutex_lock(&modes_lock);
+    if (slot < nmodes && modes[slot].ncid == ncid)
+        opened = varid >= 0 && varid < modes[slot].nvars;
+    pthread_mutex_unlock(&modes_lock);
+    return opened;
 }
 
 /* The format's own flags, as netCDF-C adds them to the mode of a file. */
@@ -110,7 +130,7 @@ int nc_create(const char *path, int cmode, int *ncidp)
     if (status != NC_NOERR)
         return status;
     if (ncs_inq_format(ncid, &format) == NC_NOERR)
-        v3i_mode_set(ncid, cmode | format_flags(format));
+        v3i_mode_set(ncid, cmode | format_flags(format), 0);
     /* netCDF-C creates the file even without somewhere to put its id */
     if (ncidp != NULL)
         *ncidp = ncid;
@@ -178,7 +198,7 @@ int nc_open(const char *path, int mode, int *ncidp)
             mode |= NC_NETCDF4;  /* netCDF-C does not add NC_CLASSIC_MODEL */
         else
             mode = (mode & ~NC_NETCDF4) | fl;
-        v3i_mode_set(ncid, mode);
+        v3i_mode_set(ncid, mode, 1);
     }
     /* Without ncidp netCDF-C opens the file all the same and keeps it open,
      * out of reach: so does ncslab, so that later ids are netCDF-C's. */

@@ -257,7 +257,7 @@ int nc_open_mem(const char *path, int mode, size_t size, void *memory, int *ncid
         return NC_EINVAL;
     status = open_bytes(path, mode, memory, size, memory, NULL, 0, &ncid);
     if (status == NC_NOERR) {
-        v3i_mode_set(ncid, mode | NC_INMEMORY);
+        v3i_mode_set(ncid, mode | NC_INMEMORY, 1);
         *ncidp = ncid;
     }
     return status;
@@ -280,7 +280,7 @@ int nc_open_memio(const char *path, int mode, NC_memio *params, int *ncidp)
     status = open_bytes(path, mode, params->memory, params->size, params->memory,
                         (mode & NC_WRITE) ? params->memory : NULL, 0, &ncid);
     if (status == NC_NOERR) {
-        v3i_mode_set(ncid, mode | NC_INMEMORY);
+        v3i_mode_set(ncid, mode | NC_INMEMORY, 1);
         *ncidp = ncid;
     }
     return status;

@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +84,16 @@ int nc_def_var_deflate(int ncid, int varid, int shuffle, int deflate,
 int nc_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep,
                        int *deflate_levelp)
 {
-    return ncs_inq_var_deflate(ncid, varid, shufflep, deflatep, deflate_levelp);
+    int status = ncs_inq_var_deflate(ncid, varid, shufflep, deflatep, deflate_levelp);
+    /* netCDF-C asks a classic file's (empty) filter list for deflate before
+     * it looks at the varid: no deflate, level 0, then NC_ENOTVAR */
+    if (status == NC_ENOTVAR && v3i_is_nc4(ncid) == 0) {
+        if (deflatep != NULL)
+            *deflatep = 0;
+        if (deflate_levelp != NULL)
+            *deflate_levelp = 0;
+    }
+    return status;
 }
 
 int nc_def_var_fletcher32(int ncid, int varid, int fletcher32)
@@ -132,6 +142,10 @@ int nc_inq_var_endian(int ncid, int varid, int *endianp)
 #define FILTER_SHUFFLE 2
 #define FILTER_FLETCHER32 3
 #define FILTER_ZSTD 32015
+#define FILTER_SZIP 4
+/* szip's options a caller sets (chip, entropy coding, nearest neighbour):
+ * netCDF-C reports the mask HDF5 stores with only these */
+#define SZIP_USER_MASKS (2 | 4 | 32)
 
 /* netCDF-C's order: the variable, then (netCDF-4) define mode, whether
  * the variable is laid out, a scalar, the filter. */
@@ -181,34 +195,46 @@ int nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams,
     }
 }
 
-static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params,
-                    size_t *np);
+/* One filter of a variable as netCDF-C describes it: its id and its
+ * parameters (known: 0 for a filter with more parameters than
+ * NCS_MAX_FILTER_PARAMS, which are not reported). */
+typedef struct {
+    unsigned int id;
+    int known;
+    size_t nparams;
+    unsigned int params[NCS_MAX_FILTER_PARAMS];
+} v3_filter;
 
-/* The first filter of the variable's pipeline (pipeline() below: as
- * netCDF-C orders it); id 0, and *nparams left as it was, when there is
- * none (and on classic files). */
+static void copy_params(const v3_filter *f, size_t *nparams, unsigned int *params)
+{
+    if (nparams != NULL)
+        *nparams = f->nparams;
+    if (params != NULL && f->nparams > 0)
+        memcpy(params, f->params, f->nparams * sizeof *params);
+}
+
+static int filters(int ncid, int varid, v3_filter *f, size_t *np);
+
+/* The first filter of the variable (filters() below); id 0, and *nparams
+ * left as it was, when there is none.  A classic file has none, whatever
+ * the varid, as netCDF-C answers. */
 int nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparams,
                       unsigned int *params)
 {
-    unsigned int id[4], param[4];
+    v3_filter f[NCS_MAX_FILTERS];
     size_t n = 0;
-    int ndims, nc4 = v3i_is_nc4(ncid);
+    int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
-    int status = ncs_inq_varndims(ncid, varid, &ndims);
-    if (status == NC_NOERR && nc4)
-        status = pipeline(ncid, varid, id, param, &n);
-    if (status != NC_NOERR)
-        return status;
-    if (idp != NULL)
-        *idp = n ? id[0] : 0;
-    if (n > 0) {
-        int has_param = id[0] == FILTER_DEFLATE || id[0] == FILTER_ZSTD;
-        if (nparams != NULL)
-            *nparams = has_param ? 1 : 0;
-        if (params != NULL && has_param)
-            params[0] = param[0];
+    if (nc4) {
+        int status = filters(ncid, varid, f, &n);
+        if (status != NC_NOERR)
+            return status;
     }
+    if (idp != NULL)
+        *idp = n ? f[0].id : 0;
+    if (n > 0 && f[0].known)
+        copy_params(&f[0], nparams, params);
     return NC_NOERR;
 }
 
@@ -221,20 +247,33 @@ int nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
     return status != NC_NOERR ? status : NC_ENOFILTER;
 }
 
-/* netCDF-C asks its filter list for szip, empty in a classic file: no
- * szip, in every format. */
+/* netCDF-C asks its filter list for szip, empty in a classic file (so
+ * the varid is not looked at there): the options and pixels per block of
+ * a variable the file had with szip when it was opened, else 0 and 0. */
 int nc_inq_var_szip(int ncid, int varid, int *options_maskp,
                     int *pixels_per_blockp)
 {
-    int ndims, format, status = ncs_inq_format(ncid, &format);
-    if (status == NC_NOERR)
-        status = ncs_inq_varndims(ncid, varid, &ndims);
-    if (status != NC_NOERR)
-        return status;
+    v3_filter f[NCS_MAX_FILTERS];
+    size_t n = 0;
+    int mask = 0, ppb = 0, nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    if (nc4) {
+        int status = filters(ncid, varid, f, &n);
+        if (status != NC_NOERR)
+            return status;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].id == FILTER_SZIP && f[i].known && f[i].nparams == 2) {
+            mask = (int)f[i].params[0];
+            ppb = (int)f[i].params[1];
+            break;
+        }
+    }
     if (options_maskp != NULL)
-        *options_maskp = 0;
+        *options_maskp = mask;
     if (pixels_per_blockp != NULL)
-        *pixels_per_blockp = 0;
+        *pixels_per_blockp = ppb;
     return NC_NOERR;
 }
 
@@ -286,24 +325,242 @@ int nc_get_chunk_cache(size_t *sizep, size_t *nelemsp, float *preemptionp)
     return NC_NOERR;
 }
 
+/* The settings nc_set_var_chunk_cache made, which nc_get_var_chunk_cache
+ * reports as netCDF-C does (a variable without: the file-wide ones), until
+ * the file is closed (v3i_var_caches_drop). */
+typedef struct {
+    int ncid, varid;
+    size_t size, nelems;
+    float preemption;
+} v3_var_cache;
+static v3_var_cache *var_caches;
+static size_t nvar_caches, cap_var_caches;
+static pthread_mutex_t var_caches_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void v3i_var_caches_drop(int ncid)
+{
+    pthread_mutex_lock(&var_caches_lock);
+    for (size_t i = 0; i < nvar_caches;) {
+        if (var_caches[i].ncid == ncid)
+            var_caches[i] = var_caches[--nvar_caches];
+        else
+            i++;
+    }
+    pthread_mutex_unlock(&var_caches_lock);
+}
+
 int nc_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems,
                            float preemption)
 {
     int status = nc4_var(ncid, varid);
-    (void)size;
-    (void)nelems;
+    size_t i;
     if (status != NC_NOERR)
         return status;
-    return preemption < 0 || preemption > 1 ? NC_EINVAL : NC_NOERR;
+    if (preemption < 0 || preemption > 1)
+        return NC_EINVAL;
+    pthread_mutex_lock(&var_caches_lock);
+    for (i = 0; i < nvar_caches; i++)
+        if (var_caches[i].ncid == ncid && var_caches[i].varid == varid)
+            break;
+    if (i == nvar_caches && nvar_caches == cap_var_caches) {
+        size_t n = cap_var_caches ? 2 * cap_var_caches : 16;
+        v3_var_cache *t = realloc(var_caches, n * sizeof *t);
+        if (t == NULL)
+            status = NC_ENOMEM;
+        else {
+            var_caches = t;
+            cap_var_caches = n;
+        }
+    }
+    if (status == NC_NOERR) {
+        if (i == nvar_caches)
+            nvar_caches++;
+        var_caches[i] = (v3_var_cache){ ncid, varid, size, nelems, preemption };
+    }
+    pthread_mutex_unlock(&var_caches_lock);
+    return status;
 }
 
 int nc_get_var_chunk_cache(int ncid, int varid, size_t *sizep, size_t *nelemsp,
                            float *preemptionp)
 {
-    int status = nc4_var(ncid, varid);
+    int status = nc4_var(ncid, varid), found = 0;
+    v3_var_cache c = { 0 };
     if (status != NC_NOERR)
         return status;
-    return nc_get_chunk_cache(sizep, nelemsp, preemptionp);
+    pthread_mutex_lock(&var_caches_lock);
+    for (size_t i = 0; i < nvar_caches && !found; i++) {
+        if (var_caches[i].ncid == ncid && var_caches[i].varid == varid) {
+            c = var_caches[i];
+            found = 1;
+        }
+    }
+    pthread_mutex_unlock(&var_caches_lock);
+    if (!found)
+        return nc_get_chunk_cache(sizep, nelemsp, preemptionp);
+    if (sizep != NULL)
+        *sizep = c.size;
+    if (nelemsp != NULL)
+        *nelemsp = c.nelems;
+    if (preemptionp != NULL)
+        *preemptionp = c.preemption;
+    return NC_NOERR;
+}
+
+/* ---- netCDF-Fortran's helpers ----------------------------------------------
+ * Not in netcdf.h, but exported by netCDF-C's library and imported by
+ * netCDF-Fortran's: the chunking and chunk-cache calls with int arguments
+ * (sizes of a variable's cache in MiB, preemptions in percent), which
+ * netCDF-C serves from its netCDF-4 internals only (a classic file's ncid
+ * is NC_EBADID there), and the parallel calls, which a serial netCDF-C
+ * answers with NC_ENOPAR.  Where netCDF-C 4.9.0 crashes (a NULL array
+ * to nc_def_var_chunking_ints) or never writes its outputs
+ * (nc_inq_var_chunking_ints), these do what the size_t calls do
+ * (doc/v3.md). */
+
+#define MEBIBYTE ((size_t)1 << 20)
+
+/* NC_EBADID for a classic file, as netCDF-C's netCDF-4 lookup answers. */
+static int ints_file(int ncid)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 < 0)
+        return nc4;
+    return nc4 ? NC_NOERR : NC_EBADID;
+}
+
+int nc_def_var_chunking_ints(int ncid, int varid, int contiguous, int *chunksizesp)
+{
+    size_t cs[NC_MAX_VAR_DIMS];
+    int ndims, status = ints_file(ncid);
+    if (status == NC_NOERR)
+        status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status != NC_NOERR)
+        return status;
+    for (int i = 0; chunksizesp != NULL && i < ndims; i++)
+        cs[i] = (size_t)(long)chunksizesp[i];  /* a negative size: NC_EBADCHUNK */
+    return nc_def_var_chunking(ncid, varid, contiguous, chunksizesp != NULL ? cs : NULL);
+}
+
+int nc_inq_var_chunking_ints(int ncid, int varid, int *contiguousp, int *chunksizesp)
+{
+    size_t cs[NC_MAX_VAR_DIMS];
+    int ndims, storage, status = ints_file(ncid);
+    if (status == NC_NOERR)
+        status = ncs_inq_varndims(ncid, varid, &ndims);
+    if (status == NC_NOERR)
+        status = nc_inq_var_chunking(ncid, varid, &storage, cs);
+    if (status != NC_NOERR)
+        return status;
+    if (contiguousp != NULL)
+        *contiguousp = storage;
+    for (int i = 0; chunksizesp != NULL && storage == NC_CHUNKED && i < ndims; i++) {
+        chunksizesp[i] = (int)cs[i];
+        if (cs[i] > NC_MAX_INT)
+            status = NC_ERANGE;
+    }
+    return status;
+}
+
+int nc_set_chunk_cache_ints(int size, int nelems, int preemption)
+{
+    if (size <= 0 || nelems <= 0 || preemption < 0 || preemption > 100)
+        return NC_EINVAL;
+    return nc_set_chunk_cache((size_t)size, (size_t)nelems, (float)preemption / 100);
+}
+
+int nc_get_chunk_cache_ints(int *sizep, int *nelemsp, int *preemptionp)
+{
+    size_t size, nelems;
+    float preemption;
+    int status = nc_get_chunk_cache(&size, &nelems, &preemption);
+    if (status != NC_NOERR)
+        return status;
+    if (sizep != NULL)
+        *sizep = (int)size;
+    if (nelemsp != NULL)
+        *nelemsp = (int)nelems;
+    if (preemptionp != NULL)
+        *preemptionp = (int)(preemption * 100);
+    return NC_NOERR;
+}
+
+/* A negative setting is HDF5's default: every byte and slot it likes,
+ * and netCDF-C's preemption (0.75). */
+int nc_set_var_chunk_cache_ints(int ncid, int varid, int size, int nelems, int preemption)
+{
+    size_t real_size = (size_t)-1, real_nelems = (size_t)-1;
+    float real_preemption = 0.75f;
+    if (preemption > 100)
+        return NC_EINVAL;
+    int status = ints_file(ncid);
+    if (status != NC_NOERR)
+        return status;
+    if (size >= 0)
+        real_size = (size_t)size * MEBIBYTE;
+    if (nelems >= 0)
+        real_nelems = (size_t)nelems;
+    if (preemption >= 0)
+        real_preemption = (float)(preemption / 100.);
+    return nc_set_var_chunk_cache(ncid, varid, real_size, real_nelems, real_preemption);
+}
+
+int nc_get_var_chunk_cache_ints(int ncid, int varid, int *sizep, int *nelemsp,
+                                int *preemptionp)
+{
+    size_t size, nelems;
+    float preemption;
+    int status = ints_file(ncid);
+    if (status == NC_NOERR)
+        status = nc_get_var_chunk_cache(ncid, varid, &size, &nelems, &preemption);
+    if (status != NC_NOERR)
+        return status;
+    if (sizep != NULL)
+        *sizep = (int)(size / MEBIBYTE);
+    if (nelemsp != NULL)
+        *nelemsp = (int)nelems;
+    if (preemptionp != NULL)
+        *preemptionp = (int)(preemption * 100);
+    return NC_NOERR;
+}
+
+/* The parallel calls of a serial netCDF-C (MPI_Comm and MPI_Info are ints
+ * there).  libncslab_netcdf_par defines the real ones (v3_par.c), which
+ * take the place of these weak definitions. */
+int nc_create_par(const char *path, int cmode, int comm, int info, int *ncidp);
+int nc_open_par(const char *path, int mode, int comm, int info, int *ncidp);
+__attribute__((weak)) int nc_create_par(const char *path, int cmode, int comm, int info,
+                                        int *ncidp)
+{
+    (void)path, (void)cmode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_open_par(const char *path, int mode, int comm, int info,
+                                      int *ncidp)
+{
+    (void)path, (void)mode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_var_par_access(int ncid, int varid, int par_access)
+{
+    (void)ncid, (void)varid, (void)par_access;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_create_par_fortran(const char *path, int cmode, int comm,
+                                                int info, int *ncidp)
+{
+    (void)path, (void)cmode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
+}
+
+__attribute__((weak)) int nc_open_par_fortran(const char *path, int mode, int comm, int info,
+                                              int *ncidp)
+{
+    (void)path, (void)mode, (void)comm, (void)info, (void)ncidp;
+    return NC_ENOPAR;
 }
 
 /* The length of the UTF-8 sequence at s, or 0 if it is not one. */
@@ -559,23 +816,37 @@ int nc_inq_user_type(int ncid, nc_type xtype, char *name, size_t *size,
 
 /* ---- user-defined types: none can be defined -------------------------------------- */
 
+/* netCDF-C looks the type up before it inserts a field or member into it,
+ * and to find a field by name: NC_EINVAL for a negative id, NC_EBADTYPE
+ * for an atomic one, NC_EBADTYPID past them. */
+static int type_lookup(int ncid, nc_type xtype)
+{
+    int nc4 = v3i_is_nc4(ncid);
+    if (nc4 <= 0)
+        return nc4 < 0 ? nc4 : NC_ENOTNC4;
+    if (xtype < 0)
+        return NC_EINVAL;
+    return xtype <= NC_STRING ? NC_EBADTYPE : NC_EBADTYPID;
+}
+
 #define DEF_CALL(decl) decl { return enhanced_def(ncid); }
 #define INQ_CALL(decl) decl { return enhanced_inq(ncid); }
+#define TYPE_CALL(decl) decl { return type_lookup(ncid, xtype); }
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #endif
 
 DEF_CALL(int nc_def_compound(int ncid, size_t size, const char *name, nc_type *typeidp))
-DEF_CALL(int nc_insert_compound(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_insert_compound(int ncid, nc_type xtype, const char *name,
                                 size_t offset, nc_type field_typeid))
-DEF_CALL(int nc_insert_array_compound(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_insert_array_compound(int ncid, nc_type xtype, const char *name,
                                       size_t offset, nc_type field_typeid,
                                       int ndims, const int *dim_sizes))
 DEF_CALL(int nc_def_vlen(int ncid, const char *name, nc_type base_typeid,
                          nc_type *xtypep))
 DEF_CALL(int nc_def_enum(int ncid, nc_type base_typeid, const char *name,
                          nc_type *typeidp))
-DEF_CALL(int nc_insert_enum(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_insert_enum(int ncid, nc_type xtype, const char *name,
                             const void *value))
 DEF_CALL(int nc_def_opaque(int ncid, size_t size, const char *name, nc_type *xtypep))
 INQ_CALL(int nc_inq_compound(int ncid, nc_type xtype, char *name, size_t *sizep,
@@ -588,7 +859,7 @@ INQ_CALL(int nc_inq_compound_field(int ncid, nc_type xtype, int fieldid, char *n
                                    int *ndimsp, int *dim_sizesp))
 INQ_CALL(int nc_inq_compound_fieldname(int ncid, nc_type xtype, int fieldid,
                                        char *name))
-INQ_CALL(int nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name,
+TYPE_CALL(int nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name,
                                         int *fieldidp))
 INQ_CALL(int nc_inq_compound_fieldoffset(int ncid, nc_type xtype, int fieldid,
                                          size_t *offsetp))
@@ -718,51 +989,155 @@ int nc_copy_data_all(int ncid, nc_type xtypeid, const void *memory, size_t count
     return NC_NOERR;
 }
 
-/* netCDF-C's debugging print of values is not provided. */
-int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **buf)
+/* netCDF-C's print of values: each as printf prints its C type (floats
+ * with %f, NC_UINT as a signed int, text and strings quoted, a NULL string
+ * as ""), separated by blanks; a number or a character takes at most 127
+ * characters, as netCDF-C formats each into a buffer of 128.  In netCDF-C's
+ * order: NC_EINVAL for no type or no memory, success with *bufp untouched
+ * for no values, then *bufp is NULL until the print is done; the file is
+ * looked at only for a user-defined type. */
+int nc_dump_data(int ncid, nc_type xtypeid, void *memory, size_t count, char **bufp)
 {
-    return NC_ENOTBUILT;
+    char one[128], *out = NULL;
+    size_t len = 0, cap = 0, size = 0;
+    if (xtypeid <= NC_NAT || (memory == NULL && count > 0))
+        return NC_EINVAL;
+    if (count == 0)
+        return NC_NOERR;
+    if (bufp != NULL)
+        *bufp = NULL;
+    if (xtypeid > NC_STRING)
+        return xtypeid < NC_FIRSTUSERTYPEID ? NC_EBADTYPE : enhanced_inq(ncid);
+    if (bufp == NULL)
+        return NC_NOERR;
+    if (xtypeid == NC_STRING)
+        size = sizeof(char *);
+    else
+        ncs_inq_type_size(xtypeid, &size);
+    for (size_t i = 0; i < count; i++) {
+        const void *p = (const char *)memory + i * size;
+        const char *text = one;
+        switch (xtypeid) {
+        case NC_BYTE: snprintf(one, sizeof one, "%d", *(const signed char *)p); break;
+        case NC_CHAR: snprintf(one, sizeof one, "'%c'", *(const char *)p); break;
+        case NC_SHORT: snprintf(one, sizeof one, "%d", *(const short *)p); break;
+        case NC_INT: snprintf(one, sizeof one, "%d", *(const int *)p); break;
+        case NC_FLOAT: snprintf(one, sizeof one, "%f", *(const float *)p); break;
+        case NC_DOUBLE: snprintf(one, sizeof one, "%f", *(const double *)p); break;
+        case NC_UBYTE: snprintf(one, sizeof one, "%u", *(const unsigned char *)p); break;
+        case NC_USHORT: snprintf(one, sizeof one, "%u", *(const unsigned short *)p); break;
+        case NC_UINT: snprintf(one, sizeof one, "%d", (int)*(const unsigned int *)p); break;
+        case NC_INT64: snprintf(one, sizeof one, "%lld", *(const long long *)p); break;
+        case NC_UINT64: snprintf(one, sizeof one, "%llu", *(const unsigned long long *)p); break;
+        default:
+            text = *(char *const *)p != NULL ? *(char *const *)p : "";
+            break;
+        }
+        size_t n = strlen(text) + (xtypeid == NC_STRING ? 2 : 0) + (i > 0);
+        if (len + n + 1 > cap) {
+            size_t want = cap ? cap : 64;
+            while (want < len + n + 1)
+                want *= 2;
+            char *grown = realloc(out, want);
+            if (grown == NULL) {
+                free(out);
+                return NC_ENOMEM;
+            }
+            out = grown;
+            cap = want;
+        }
+        len += (size_t)sprintf(out + len, xtypeid == NC_STRING ? "%s\"%s\"" : "%s%s",
+                               i > 0 ? " " : "", text);
+    }
+    *bufp = out;
+    return NC_NOERR;
 }
 
 /* ---- netcdf_filter.h ------------------------------------------------------------
  * As a netCDF-C built with zstd answers (Debian's is built without it, and
  * there the zstd calls do nothing). */
 
-/* The variable's pipeline as netCDF-C lists it: Fletcher-32, shuffle,
- * then the compressor. */
-static int pipeline(int ncid, int varid, unsigned int *ids, unsigned int *params, size_t *np)
+/* The variable's filters as netCDF-C lists them, in the order they are
+ * applied.  For a variable the file had when it was opened, netCDF-C reads
+ * them from the file: those the file records, in its order, filters
+ * ncslab does not run (szip, N-bit, plugins) included, shuffle with the
+ * element size HDF5 records as its parameter.  For one defined since,
+ * netCDF-C answers from its own list: those set, in the order it lays
+ * them out (Fletcher-32, shuffle, then the compressor; ncslab's files put
+ * Fletcher-32 last, doc/chunking.md), shuffle without a parameter.
+ * Deflate's and zstd's parameter is the level; Fletcher-32 has none. */
+static int filters(int ncid, int varid, v3_filter *f, size_t *np)
 {
-    int shuffle, deflate, level, zlevel, f32;
+    unsigned int ids[NCS_MAX_FILTERS];
+    int shuffle, deflate, level, zlevel, f32, xtype, nids = 0;
+    int opened = v3i_var_opened(ncid, varid);
+    size_t size = 0;
     int status = ncs_inq_var_deflate(ncid, varid, &shuffle, &deflate, &level);
     if (status == NC_NOERR)
         status = ncs_inq_var_zstd(ncid, varid, &zlevel);
     if (status == NC_NOERR)
         status = ncs_inq_var_fletcher32(ncid, varid, &f32);
+    if (status == NC_NOERR && opened)
+        status = ncs_inq_var_filter_ids(ncid, varid, &nids, ids);
+    if (status == NC_NOERR)
+        status = ncs_inq_vartype(ncid, varid, &xtype);
+    if (status == NC_NOERR)
+        status = ncs_inq_type_size(xtype, &size);
     if (status != NC_NOERR)
         return status;
-    *np = 0;
-    if (f32) {
-        params[*np] = 0;
-        ids[(*np)++] = FILTER_FLETCHER32;
+    if (!opened) {
+        if (f32)
+            ids[nids++] = FILTER_FLETCHER32;
+        if (shuffle)
+            ids[nids++] = FILTER_SHUFFLE;
+        if (deflate)
+            ids[nids++] = FILTER_DEFLATE;
+        if (zlevel)
+            ids[nids++] = FILTER_ZSTD;
     }
-    if (shuffle) {
-        params[*np] = 0;
-        ids[(*np)++] = FILTER_SHUFFLE;
+    for (int i = 0; i < nids; i++) {
+        f[i].id = ids[i];
+        f[i].known = 1;
+        f[i].nparams = 0;
+        switch (ids[i]) {
+        case FILTER_DEFLATE:
+            f[i].nparams = 1;
+            f[i].params[0] = (unsigned int)level;
+            break;
+        case FILTER_ZSTD:
+            f[i].nparams = 1;
+            f[i].params[0] = (unsigned int)zlevel;
+            break;
+        case FILTER_SHUFFLE:
+            if (opened) {
+                f[i].nparams = 1;
+                f[i].params[0] = (unsigned int)size;
+            }
+            break;
+        case FILTER_FLETCHER32:
+            break;
+        default:
+            /* a filter ncslab does not run, in a file opened: what the
+             * file records, szip's four values as the two netCDF-C reports
+             * (the options a caller sets, the pixels per block) */
+            status = ncs_inq_var_filter_params(ncid, varid, ids[i], &f[i].nparams,
+                                               f[i].params);
+            if (status != NC_NOERR)
+                return status;
+            f[i].known = f[i].nparams <= NCS_MAX_FILTER_PARAMS;
+            if (ids[i] == FILTER_SZIP && f[i].nparams == 4) {
+                f[i].nparams = 2;
+                f[i].params[0] &= SZIP_USER_MASKS;
+            }
+        }
     }
-    if (deflate) {
-        params[*np] = (unsigned int)level;
-        ids[(*np)++] = FILTER_DEFLATE;
-    }
-    if (zlevel) {
-        params[*np] = (unsigned int)zlevel;
-        ids[(*np)++] = FILTER_ZSTD;
-    }
+    *np = (size_t)nids;
     return NC_NOERR;
 }
 
 int nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *ids)
 {
-    unsigned int id[4], param[4];
+    v3_filter f[NCS_MAX_FILTERS];
     size_t n;
     int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
@@ -772,37 +1147,35 @@ int nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *
             *nfiltersp = 0;
         return NC_NOERR;
     }
-    int status = pipeline(ncid, varid, id, param, &n);
+    int status = filters(ncid, varid, f, &n);
     if (status != NC_NOERR)
         return status;
     if (nfiltersp != NULL)
         *nfiltersp = n;
     for (size_t i = 0; ids != NULL && i < n; i++)
-        ids[i] = id[i];
+        ids[i] = f[i].id;
     return NC_NOERR;
 }
 
+/* A filter with more parameters than NCS_MAX_FILTER_PARAMS answers
+ * NC_ENOFILTER, as one the variable lacks (doc/v3.md). */
 int nc_inq_var_filter_info(int ncid, int varid, unsigned int fid, size_t *nparams,
                            unsigned int *params)
 {
-    unsigned int id[4], param[4];
+    v3_filter f[NCS_MAX_FILTERS];
     size_t n;
     int nc4 = v3i_is_nc4(ncid);
     if (nc4 < 0)
         return nc4;
     if (!nc4)
         return NC_ENOFILTER;
-    int status = pipeline(ncid, varid, id, param, &n);
+    int status = filters(ncid, varid, f, &n);
     if (status != NC_NOERR)
         return status;
     for (size_t i = 0; i < n; i++) {
-        if (id[i] != fid)
+        if (f[i].id != fid || !f[i].known)
             continue;
-        int has = fid == FILTER_DEFLATE || fid == FILTER_ZSTD;
-        if (nparams != NULL)
-            *nparams = has ? 1 : 0;
-        if (params != NULL && has)
-            params[0] = param[i];
+        copy_params(&f[i], nparams, params);
         return NC_NOERR;
     }
     return NC_ENOFILTER;

@@ -29,7 +29,7 @@ static int begin(int status, int ncid, int mode, int *ncidp)
         ncs_close(ncid);
         return status;
     }
-    v3i_mode_set(ncid, mode | V3I_MODE_PAR);
+    v3i_mode_set(ncid, mode | V3I_MODE_PAR, 0);
     if (ncidp != NULL)
         *ncidp = ncid;
     return NC_NOERR;

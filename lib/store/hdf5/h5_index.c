@@ -50,6 +50,39 @@ int ncsi_h5_filter_ids(const cvar *cv, int *n, unsigned *ids)
     return status;
 }
 
+int ncsi_h5_filter_params(const cvar *cv, unsigned id, size_t *n, unsigned *params)
+{
+    hid_t dcpl;
+    int nf, status = NCS_ERR(NCS_ENOFILTER);
+    if (cv->dset < 0)
+        return status;
+    dcpl = H5Dget_create_plist(cv->dset);
+    if (dcpl < 0)
+        return NCS_ERR(NCS_EHDFERR);
+    nf = H5Pget_nfilters(dcpl);
+    if (nf < 0)
+        status = NCS_ERR(NCS_EHDFERR);
+    for (int i = 0; i < nf; i++) {
+        unsigned flags, config;
+        /* in: room in params; out: how many the filter has */
+        size_t ncd = NCS_MAX_FILTER_PARAMS;
+        char name[8];
+        H5Z_filter_t got = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, params, sizeof name,
+                                          name, &config);
+        if (got < 0) {
+            status = NCS_ERR(NCS_EHDFERR);
+            break;
+        }
+        if ((unsigned)got == id) {
+            *n = ncd;
+            status = NCS_NOERR;
+            break;
+        }
+    }
+    H5Pclose(dcpl);
+    return status;
+}
+
 #if NCSI_H5_CHUNK_INFO
 /* The walk's state: the dataset, its shape and chunk shape, and the
  * file's base address: HDF5's chunk inquiries give addresses relative to

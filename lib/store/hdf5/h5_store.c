@@ -631,6 +631,14 @@ static int ch_inq_filters(ncs_file *f, int varid, int *n, unsigned *ids)
     return status != NCS_NOERR ? status : ncsi_h5_filter_ids(CS(f)->vars[varid], n, ids);
 }
 
+static int ch_inq_filter_params(ncs_file *f, int varid, unsigned id, size_t *n,
+                                unsigned *params)
+{
+    int status = ensure_cvars(f);
+    return status != NCS_NOERR ? status
+                               : ncsi_h5_filter_params(CS(f)->vars[varid], id, n, params);
+}
+
 /* A variable not stored in chunks has no index; chunks the cache holds
  * dirty are written first, so that the walk sees what the variable holds. */
 static int ch_chunk_index(ncs_file *f, int varid, size_t *extent, ncs_chunk_visitor *visit,
@@ -682,5 +690,6 @@ const ncs_store_methods ncsi_chunked_store = {
     .inq_storage = ch_inq_storage,
     .provenance = ch_provenance,
     .inq_filters = ch_inq_filters,
+    .inq_filter_params = ch_inq_filter_params,
     .chunk_index = ch_chunk_index,
 };

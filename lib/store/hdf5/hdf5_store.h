@@ -221,6 +221,9 @@ int  ncsi_h5_fallback(ncs_file *f, cvar *cv, const ncs_var *v, const ncs_slab *s
 /* The dataset's filter ids, in HDF5's order (room for NCS_MAX_FILTERS);
  * none before the dataset exists. */
 int  ncsi_h5_filter_ids(const cvar *cv, int *n, unsigned *ids);
+/* The client data of the dataset's first filter id: *n values, the first
+ * NCS_MAX_FILTER_PARAMS in params; NCS_ENOFILTER without one. */
+int  ncsi_h5_filter_params(const cvar *cv, unsigned id, size_t *n, unsigned *params);
 /* The walk of a chunked dataset's chunk index (ncs_inq_var_chunks): extent
  * the dataset's shape; NCS_ENOTBUILT with HDF5 headers before 1.10.5. */
 int  ncsi_h5_chunk_index(cvar *cv, size_t *extent, ncs_chunk_visitor *visit, void *arg);

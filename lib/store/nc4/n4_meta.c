@@ -409,9 +409,11 @@ static int read_storage(n4var *nv, const dsinfo *d, ncs_var *v)
         return NCSI_DECLINED;
     for (int i = 0; i < o->nfilters; i++) {
         unsigned id = o->filters[i].id;
-        if (!ncsi_filter_known(id))
+        /* the filters ncslab runs take one parameter at most */
+        if (!ncsi_filter_known(id) || o->filters[i].nvalues > 1)
             return NCSI_DECLINED;
         nv->ids[i] = id;
+        nv->nparams[i] = (unsigned char)o->filters[i].nvalues;
         nv->ck.pipe[i].id = id;
         nv->ck.pipe[i].level = o->filters[i].nvalues > 0 ? o->filters[i].values[0] : 0;
         if (id == NCSI_FILTER_SHUFFLE)

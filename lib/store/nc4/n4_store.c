@@ -297,6 +297,21 @@ static int n4_inq_filters(ncs_file *f, int varid, int *n, unsigned *ids)
     return NCS_NOERR;
 }
 
+static int n4_inq_filter_params(ncs_file *f, int varid, unsigned id, size_t *n,
+                                unsigned *params)
+{
+    const n4var *v = NF(f)->vars[varid];
+    for (int i = 0; i < v->nids; i++) {
+        if (v->ids[i] == id) {
+            *n = v->nparams[i];
+            if (*n > 0)
+                params[0] = (unsigned)v->ck.pipe[i].level;
+            return NCS_NOERR;
+        }
+    }
+    return NCS_ERR(NCS_ENOFILTER);
+}
+
 static int n4_chunk_index(ncs_file *f, int varid, size_t *extent, ncs_chunk_visitor *visit,
                           void *arg)
 {
@@ -384,6 +399,7 @@ const ncs_store_methods ncsi_nc4_store = {
     .inq_storage = n4_inq_storage,
     .provenance = n4_provenance,
     .inq_filters = n4_inq_filters,
+    .inq_filter_params = n4_inq_filter_params,
     .chunk_index = n4_chunk_index,
     .read_only = 1,
 };

@@ -156,8 +156,9 @@ typedef struct n4var {
     int varid;
     int storage;                 /* N4_CHUNKED or N4_CONTIGUOUS */
     ncs_storage st;              /* the settings inquiries report */
-    int nids;                    /* the pipeline as the file records it */
+    int nids;                    /* the pipeline as the file records it: */
     unsigned ids[NCSI_MAX_FILTERS];
+    unsigned char nparams[NCSI_MAX_FILTERS];   /* 0 or 1, the level in ck.pipe */
     /* contiguous and compact storage: the absolute address of the bytes
      * (UINT64_MAX: never allocated) and their count */
     uint64_t addr, size;
