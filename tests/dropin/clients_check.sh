@@ -622,7 +622,7 @@ else
     done
     # Not compared: the version each side reports (through the wrapper it
     # names ncslab), shown to make plain which library served.
-    q='import netCDF4; print(netCDF4.__netcdf4libversion__)'
+    q='import netCDF4; print(netCDF4.getlibversion())'
     vp=$($py -c "$q" 2>&1)
     vw=$("$NCSLAB_RUN" $py -c "$q" 2>&1)
     echo "INFO  nc_inq_libvers plain:   $vp"
@@ -654,6 +654,47 @@ if have ncks; then
     compare ncks -h -g surface "$in/e4.nc" out.nc
     compare ncks -h -v names,t "$in/e4.nc" out.nc
 fi
+
+# ---- who writes netCDF-4 files (the drop-in's trace) -------------------------
+# Files in the netCDF-4 format without the classic-model flag are written by
+# ncslab until their writer asks for what only netCDF-C represents, then
+# handed to it (doc/dropin.md, "Hand-over").  writes WANT COMMAND...: runs
+# the command through the wrapper with NCSLAB_DROPIN_TRACE and checks that
+# ncslab created its output and how it was handed over: WANT "none", or
+# "define mode" / "data mode" for the first hand-over.  A stand-in wrapper
+# writes no trace: skipped.
+section "netCDF-4 writes: who serves"
+writes() {
+    want=$1
+    shift
+    n=$((n + 1))
+    d=$tmp/trace.$n
+    mkdir "$d"
+    (cd "$d" && NCSLAB_DROPIN_TRACE=$d/trace $timeout "$NCSLAB_RUN" "$@") >"$d/log" 2>&1 </dev/null
+    if [ ! -f "$d/trace" ]; then
+        skip "$(show "$@"): no trace (a stand-in wrapper)"
+        return
+    fi
+    created=$(grep -c "^ncslab drop-in: create([^)]*) ncslab -> 0 " "$d/trace")
+    first=$(sed -n 's/^ncslab drop-in: hand-over of [0-9]* ([^,]*, \(.*\)) to netCDF-C -> 0$/\1/p' \
+            "$d/trace" | head -n 1)
+    if [ "$created" -ge 1 ] && [ "${first:-none}" = "$want" ]; then
+        echo "PASS  $(show "$@"): created by ncslab, hand-over: $want"
+        npass=$((npass + 1))
+    else
+        echo "FAIL  $(show "$@"): $created creates by ncslab, hand-over: ${first:-none}," \
+             "expected $want"
+        nfail=$((nfail + 1))
+    fi
+}
+writes none nccopy -k nc4 "$in/c1.nc" out.nc
+writes none nccopy -k nc4 -d 1 -s "$in/k7.nc" out.nc
+writes "define mode" nccopy "$in/e4.nc" out.nc
+if have ncks; then
+    writes none ncks -h -4 "$in/c2.nc" out.nc
+    writes "define mode" ncks -h -g surface "$in/e4.nc" out.nc
+fi
+have cdo && writes "data mode" cdo -s -O --no_history -f nc4 copy "$in/c1.nc" out.nc
 
 t1=$(date +%s)
 echo "clients_check: $n comparisons: $npass passed, $nfail failed, $nskip skipped" \
