@@ -206,6 +206,27 @@ if have ncks; then
     nc4="$nc4 nco7 nco4"
     some="$some nco1 nco7"
 fi
+# Inputs written by ncslab: ncgen through the wrapper.  The netCDF-4 ones
+# differ from netCDF-C's in their bytes (ncslab's own HDF5 layout, and
+# _NCProperties naming it); CDF-5 is byte for byte netCDF-C's.  With the
+# real wrapper (it writes NCSLAB_DROPIN_TRACE) their provenance must say
+# ncslab.
+mkin s5.nc "$NCSLAB_RUN" ncgen -b -k cdf5 -o s5.nc "$here/cdf5types.cdl"
+mkin s7.nc "$NCSLAB_RUN" ncgen -b -k nc7 -o s7.nc "$here/classic.cdl"
+mkin s4.nc "$NCSLAB_RUN" ncgen -b -k nc4 -o s4.nc "$here/classic.cdl"
+mkin sk7.nc "$NCSLAB_RUN" ncgen -b -k nc7 -o sk7.nc "$here/chunked.cdl"
+classic="$classic s5"
+nc4="$nc4 s7 s4 sk7"
+if (cd "$in" && NCSLAB_DROPIN_TRACE=$tmp/log/probe.trace "$NCSLAB_RUN" ncdump -k c1.nc) \
+       >/dev/null 2>&1 && [ -f "$tmp/log/probe.trace" ]; then
+    for f in s7 s4 sk7; do
+        [ ! -f "$in/$f.nc" ] || ncdump -s -h "$in/$f.nc" | grep -q '_NCProperties = ".*ncslab=' || {
+            echo "FAIL  input $f.nc: not written by ncslab (its _NCProperties)"
+            nfail=$((nfail + 1))
+            inputs_ok=no
+        }
+    done
+fi
 if [ $inputs_ok != yes ]; then
     echo "ERROR: inputs could not be made; the comparisons would say nothing"
     exit 99
@@ -409,7 +430,7 @@ compare +fails ncdump "$here/classic.cdl"
 
 # ---- nccopy -----------------------------------------------------------------
 section "nccopy"
-for f in c1 c5 n7 k7 k4; do
+for f in c1 c5 n7 k7 k4 sk7 s4; do
     for k in nc3 nc6 cdf5 nc4 nc7; do
         compare nccopy -k $k "$in/$f.nc" out.nc
     done
@@ -487,6 +508,7 @@ else
     compare ncks -h -v temp,packed "$in/c1.nc" out.nc
     compare ncks -h -x -v temp,empty "$in/c5.nc" out.nc
     compare ncks -h -d time,1,,2 -d x,0,,3 "$in/k7.nc" out.nc
+    compare ncks -h -d time,1,,2 -d x,0,,3 "$in/sk7.nc" out.nc
     compare ncks -h -v temp,checked -d y,1,4 "$in/k4.nc" out.nc
     compare ncks -h -d n,1,,2 "$in/t5.nc" out.nc
     compare ncks -h -4 --cnk_plc=all --cnk_dmn time,2 --cnk_dmn lat,3 "$in/c1.nc" out.nc
@@ -544,7 +566,7 @@ section "CDO"
 if ! have cdo; then
     skip "CDO: cdo is not installed"
 else
-    for f in c1 c5 n7 k7; do
+    for f in c1 c5 n7 k7 sk7; do
         compare +cdo cdo sinfo "$in/$f.nc"
     done
     compare +cdo cdo infon "$in/c2.nc"
@@ -614,6 +636,9 @@ else
     compare $py "$here/clients.py" read "$@"
     set --
     for f in n4 k4 t4; do set -- "$@" "$in/$f.nc"; done
+    compare $py "$here/clients.py" read "$@"
+    set --
+    for f in s7 sk7 s4; do set -- "$@" "$in/$f.nc"; done
     compare $py "$here/clients.py" read "$@"
     compare $py "$here/clients.py" write .
     id=$last
