@@ -686,8 +686,8 @@ fi
 # handed to it (doc/dropin.md, "Hand-over").  writes WANT COMMAND...: runs
 # the command through the wrapper with NCSLAB_DROPIN_TRACE and checks that
 # ncslab created its output and how it was handed over: WANT "none", or
-# "define mode" / "data mode" for the first hand-over.  A stand-in wrapper
-# writes no trace: skipped.
+# "define mode" / "redefine mode" / "data mode" for the first hand-over.
+# A stand-in wrapper writes no trace: skipped.
 section "netCDF-4 writes: who serves"
 writes() {
     want=$1
@@ -719,7 +719,9 @@ if have ncks; then
     writes none ncks -h -4 "$in/c2.nc" out.nc
     writes "define mode" ncks -h -g surface "$in/e4.nc" out.nc
 fi
-have cdo && writes "data mode" cdo -s -O --no_history -f nc4 copy "$in/c1.nc" out.nc
+have ncap2 && writes none ncap2 -h -O -4 -s 'z=temp*2' "$in/c1.nc" out.nc
+have cdo && writes none cdo -s -O --no_history -f nc4 copy "$in/c1.nc" out.nc
+have cdo && writes none cdo -s -O --no_history -f nc4 timmean "$in/k7.nc" out.nc
 
 t1=$(date +%s)
 echo "clients_check: $n comparisons: $npass passed, $nfail failed, $nskip skipped" \

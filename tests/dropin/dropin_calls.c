@@ -252,6 +252,18 @@ static void handed_over(void)
     ST("h6 abort", nc_abort(ncid));
     LOG("h6 exists                                    %d\n", exists(path("h6.nc")));
     ST("h6 create no clobber over it", nc_create(path("h6.nc"), NC_NOCLOBBER | NC_NETCDF4, &ncid));
+
+    /* h7: a group asked for in data mode, after data; then data again */
+    ST("h7 create", nc_create(path("h7.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h7 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h7 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 1, &d[1], &a));
+    ST("h7 enddef", nc_enddef(ncid));
+    ST("h7 put a", nc_put_var_float(ncid, a, fa));
+    ST("h7 def_grp in data mode", nc_def_grp(ncid, "g", &g));
+    ST("h7 def_var in g", nc_def_var(g, "b", NC_INT, 1, &d[1], &b));
+    ST("h7 put b", nc_put_var_int(g, b, (int[]){ 1, 2, 3, 4 }));
+    ST("h7 put a again", nc_put_var_float(ncid, a, fa + 4));
+    ST("h7 close", nc_close(ncid));
 }
 
 int main(int argc, char **argv)

@@ -54,6 +54,8 @@ struct ncsd_writer {
     int nsettings;
     int lost;                   /* a setting could not be noted */
     char *made_as;              /* handed over in define mode: netCDF-C's name */
+    int redefined;              /* ncslab has put it in define mode again
+                                   (after its create's, if created) */
 };
 enum {
     NCSD_SET_CHUNKING = 1, NCSD_SET_DEFLATE = 2, NCSD_SET_FLETCHER32 = 4,
@@ -88,6 +90,12 @@ int ncsd_hand_over(int ncid, int *real);
  * file was handed to netCDF-C, whose id is then in *real, to ask again;
  * NCSD_NCSLAB when ncslab's answer stands. */
 int ncsd_recover(int ncid, int status, int *real);
+
+/* As ncsd_recover, for the generated wrappers, which can ask ncslab
+ * again: NCSD_AGAIN when status was NC_ENOTINDEFINE and ncslab has put
+ * the file in define mode, as netCDF-C does by itself for the format. */
+int ncsd_recover_again(int ncid, int status, int *real);
+#define NCSD_AGAIN 3
 
 /* nc_abort of a file handed over in define mode (w->made_as set), whose
  * id in netCDF-C is real: under the name netCDF-C made it with, so that

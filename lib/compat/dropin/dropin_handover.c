@@ -27,11 +27,15 @@
  *   ncslab: the file is closed in ncslab and opened for writing in
  *   netCDF-C.
  *
- * A writer in data mode that redefines (nc_redef, or a definition that
- * netCDF-C would make by entering define mode itself) is handed over at
- * that point, in data mode; so ncslab keeps such a file in define mode
- * only from its create to its first nc_enddef (or first put, which ends
- * it in both libraries).
+ * - In define mode again (after nc_redef, or a definition in data mode,
+ *   for which ncslab enters define mode as netCDF-C does by itself for
+ *   the format): as in data mode, ncslab's close ending it, and netCDF-C
+ *   put in define mode (nc_redef) if the program had asked for it.
+ *   netCDF-C then holds the variables defined since as made, which a
+ *   storage setting for one of them after the hand-over finds (its
+ *   NC_ELATEDEF), and keeps those definitions on an nc_abort: where a
+ *   program defining a group or string in a define mode would part ways
+ *   with netCDF-C serving it from the start.
  */
 #include "config.h"
 #include "dropin.h"
@@ -314,10 +318,12 @@ static int hand_over(int ncid, int ours, int indef, int *real)
 {
     int theirs = -1, status, fill = NC_FILL;
     struct ncsd_writer *w = ncsd_writer(ncid);
+    int replayed = indef && !w->lost && !w->redefined;
+    const char *how = replayed ? "define mode" : indef ? "redefine mode" : "data mode";
 
     if (ncsv3_nc_set_fill(ours, NC_FILL, &fill) != NC_NOERR)
         fill = NC_FILL;
-    if (indef && !w->lost) {
+    if (replayed) {
         status = hand_over_defined(ncid, ours, w, fill, &theirs);
         if (status != NC_NOERR) {
             int old;
@@ -326,10 +332,13 @@ static int hand_over(int ncid, int ours, int indef, int *real)
         }
     } else {
         status = hand_over_written(ncid, ours, w, fill, &theirs);
+        /* the program's define mode, which ncslab's close ended */
+        if (status == NC_NOERR && indef && ncsd_real.nc_redef(theirs) != NC_NOERR)
+            status = NC_NOERR;      /* netCDF-C enters it by itself where needed */
     }
     if (ncsd_tracing)
-        ncsd_tracef("hand-over of %d (%s, %s) to netCDF-C -> %d\n", ncid, w->path,
-                    indef ? "define mode" : "data mode", status);
+        ncsd_tracef("hand-over of %d (%s, %s) to netCDF-C -> %d\n", ncid, w->path, how,
+                    status);
     if (status != NC_NOERR)
         return 0;
     ncsd_rebind(ncid, NCSD_NETCDF, theirs);
@@ -353,9 +362,21 @@ int ncsd_recover(int ncid, int status, int *real)
     return ncsd_hand_over(ncid, real) ? NCSD_NETCDF : NCSD_NCSLAB;
 }
 
+int ncsd_recover_again(int ncid, int status, int *real)
+{
+    struct ncsd_writer *w = ncsd_writer(ncid);
+    int ours;
+    if (status == NC_ENOTINDEFINE && w != NULL && ncsd_route(ncid, &ours) == NCSD_NCSLAB &&
+        ncsv3_nc_redef(ours) == NC_NOERR) {
+        w->redefined = 1;
+        *real = ours;
+        return NCSD_AGAIN;
+    }
+    return ncsd_recover(ncid, status, real);
+}
+
 /* nc_redef of a writer: in its create's define mode, netCDF-C's answer
- * for the format (success); in data mode, the file goes to netCDF-C first
- * (above). */
+ * for the format (success); in data mode ncslab's, noted (above). */
 int nc_redef(int ncid)
 {
     int real, status, side = ncsd_route(ncid, &real);
@@ -364,13 +385,10 @@ int nc_redef(int ncid)
         status = ncsv3_nc_redef(real);
         if (ncsd_writer(ncid) == NULL)
             break;
-        if (status == NC_EINDEFINE) {
+        if (status == NC_EINDEFINE)
             status = NC_NOERR;
-        } else if (status == NC_NOERR && ncsd_policy() == NCSD_AUTO && ncsd_netcdf() &&
-                   hand_over(ncid, real, 0, &real)) {
-            side = NCSD_NETCDF;
-            status = ncsd_real.nc_redef(real);
-        }
+        else if (status == NC_NOERR)
+            ncsd_writer(ncid)->redefined = 1;
         break;
     case NCSD_NETCDF:
         status = ncsd_real.nc_redef(real);

@@ -110,8 +110,10 @@ END {
             # a netCDF-4 file netCDF-C may take over (dropin_handover.c);
             # nc_enddef outside define mode answers the same in both
             if (name !~ /^nc__?enddef$/) {
-                printf "        if (ncsd_r != NC_NOERR && ncsd_hands_over(ncsd_r) &&\n" > c
-                printf "            (ncsd_side = ncsd_recover(%s, ncsd_r, &ncsd_id)) == NCSD_NETCDF)\n", first > c
+                printf "        while (ncsd_r != NC_NOERR && ncsd_hands_over(ncsd_r) &&\n" > c
+                printf "               (ncsd_side = ncsd_recover_again(%s, ncsd_r, &ncsd_id)) == NCSD_AGAIN) {\n", first > c
+                printf "            ncsd_side = NCSD_NCSLAB;\n            ncsd_r = ncsv3_%s(%s);\n        }\n", name, call > c
+                printf "        if (ncsd_side == NCSD_NETCDF)\n" > c
                 printf "            ncsd_r = ncsd_real.%s ? ncsd_real.%s(%s) : NC_ENOTBUILT;\n", name, name, call > c
             }
             if (name in setting)
