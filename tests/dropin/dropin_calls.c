@@ -264,6 +264,24 @@ static void handed_over(void)
     ST("h7 put b", nc_put_var_int(g, b, (int[]){ 1, 2, 3, 4 }));
     ST("h7 put a again", nc_put_var_float(ncid, a, fa + 4));
     ST("h7 close", nc_close(ncid));
+
+    /* h8: define mode entered and left by the library, as netCDF-C does
+     * for the format: definitions in data mode, a get, a sync */
+    ST("h8 create", nc_create(path("h8.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h8 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h8 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 1, &d[1], &a));
+    ST("h8 enddef", nc_enddef(ncid));
+    ST("h8 put a", nc_put_var_float(ncid, a, fa));
+    ST("h8 def_var b in data mode", nc_def_var(ncid, "b", NC_INT, 1, &d[1], &b));
+    ST("h8 get a (ends define mode)", nc_get_var_float(ncid, a, fa));
+    ST("h8 def_var c in data mode", nc_def_var(ncid, "c", NC_INT, 1, &d[1], &x));
+    ST("h8 put_att c", nc_put_att_int(ncid, x, "q", NC_INT, 1, &d[1]));
+    ST("h8 sync in define mode", nc_sync(ncid));
+    ST("h8 enddef after sync", nc_enddef(ncid));
+    ST("h8 put c", nc_put_var_int(ncid, x, (int[]){ 5, 6, 7, 8 }));
+    ST("h8 redef", nc_redef(ncid));
+    ST("h8 sync after redef", nc_sync(ncid));
+    ST("h8 close", nc_close(ncid));
 }
 
 int main(int argc, char **argv)

@@ -86,7 +86,7 @@ grep -q '^libnetcdf files mapped  *1$' "$tmp/dropin.log" &&
 for f in c1.nc c5.nc copy.nc; do
     cmp -s "$tmp/plain/$f" "$tmp/dropin/$f" && pass "$f byte-identical" || fail "$f differs"
 done
-for f in c7.nc e.nc copy4.nc dflt.nc h1.nc h2.nc h3.nc h7.nc; do
+for f in c7.nc e.nc copy4.nc dflt.nc h1.nc h2.nc h3.nc h7.nc h8.nc; do
     ncdump "$tmp/plain/$f" | sed 1d >"$tmp/a.cdl"
     ncdump "$tmp/dropin/$f" | sed 1d >"$tmp/b.cdl"
     cmp -s "$tmp/a.cdl" "$tmp/b.cdl" && pass "$f ncdump-identical" || fail "$f: ncdump differs"
@@ -95,8 +95,9 @@ done
 # Who served the netCDF-4 files of the enhanced model's format (the trace
 # the drop-in wrote beside the log): ncslab, up to a hand-over to netCDF-C
 # in the create's define mode, a define mode entered again, or data mode,
-# as the calls of dropin_calls.c reach them; h2's definitions in data mode
-# stay with ncslab, which enters define mode for them as netCDF-C does.
+# as the calls of dropin_calls.c reach them; h2's and h8's definitions in
+# data mode, and h8's sync in define mode, stay with ncslab, which enters
+# and leaves define mode for them as netCDF-C does.
 served() {   # served CALL FILE SIDE: FILE's CALL (create, open) by SIDE
     grep -q "^ncslab drop-in: $1($tmp/dropin/$2) $3 -> 0 " "$tmp/trace"
 }
@@ -104,7 +105,7 @@ handed() {   # handed FILE MODE: FILE handed to netCDF-C in MODE
     grep -q "^ncslab drop-in: hand-over of [0-9]* ($tmp/dropin/$1, $2) to netCDF-C -> 0\$" "$tmp/trace"
 }
 nhanded() { grep -c "^ncslab drop-in: hand-over of [0-9]* ($tmp/dropin/$1, " "$tmp/trace"; }
-for f in h1 h2 h3 h4 h5 h6 h7; do
+for f in h1 h2 h3 h4 h5 h6 h7 h8; do
     served create $f.nc ncslab || fail "$f.nc (NC_NETCDF4) not created by ncslab"
 done
 served open h2.nc ncslab && served open copy4.nc ncslab ||
@@ -113,7 +114,7 @@ handed h1.nc "define mode" && handed h5.nc "define mode" &&
     handed h3.nc "redefine mode" && handed h6.nc "redefine mode" &&
     handed copy4.nc "redefine mode" && handed h7.nc "data mode" ||
     fail "files not handed to netCDF-C where their writers go beyond classic content"
-[ "$(nhanded h2.nc)" = 0 ] && [ "$(nhanded h4.nc)" = 0 ] ||
+[ "$(nhanded h2.nc)" = 0 ] && [ "$(nhanded h4.nc)" = 0 ] && [ "$(nhanded h8.nc)" = 0 ] ||
     fail "files handed over that hold only classic content"
 pass "NC_NETCDF4 files written by ncslab, handed to netCDF-C when needed ($(grep -c hand-over "$tmp/trace") hand-overs)"
 

@@ -92,8 +92,9 @@ int ncsd_hand_over(int ncid, int *real);
 int ncsd_recover(int ncid, int status, int *real);
 
 /* As ncsd_recover, for the generated wrappers, which can ask ncslab
- * again: NCSD_AGAIN when status was NC_ENOTINDEFINE and ncslab has put
- * the file in define mode, as netCDF-C does by itself for the format. */
+ * again: NCSD_AGAIN when status was NC_ENOTINDEFINE (NC_EINDEFINE) and
+ * ncslab has put the file in define mode (data mode), as netCDF-C does by
+ * itself for the format. */
 int ncsd_recover_again(int ncid, int status, int *real);
 #define NCSD_AGAIN 3
 

@@ -366,9 +366,16 @@ int ncsd_recover_again(int ncid, int status, int *real)
 {
     struct ncsd_writer *w = ncsd_writer(ncid);
     int ours;
-    if (status == NC_ENOTINDEFINE && w != NULL && ncsd_route(ncid, &ours) == NCSD_NCSLAB &&
-        ncsv3_nc_redef(ours) == NC_NOERR) {
+    if (w == NULL || ncsd_route(ncid, &ours) != NCSD_NCSLAB)
+        return NCSD_NCSLAB;
+    if (status == NC_ENOTINDEFINE && ncsv3_nc_redef(ours) == NC_NOERR) {
         w->redefined = 1;
+        *real = ours;
+        return NCSD_AGAIN;
+    }
+    /* a call netCDF-C makes in data mode, which it enters by itself
+     * (nc_sync in define mode) */
+    if (status == NC_EINDEFINE && ncsv3_nc_enddef(ours) == NC_NOERR) {
         *real = ours;
         return NCSD_AGAIN;
     }

@@ -110,8 +110,10 @@ END {
             # a netCDF-4 file netCDF-C may take over (dropin_handover.c);
             # nc_enddef outside define mode answers the same in both
             if (name !~ /^nc__?enddef$/) {
-                printf "        while (ncsd_r != NC_NOERR && ncsd_hands_over(ncsd_r) &&\n" > c
-                printf "               (ncsd_side = ncsd_recover_again(%s, ncsd_r, &ncsd_id)) == NCSD_AGAIN) {\n", first > c
+                # at most a mode change each way: a call that wanted the
+                # other mode both times is answered as it stands
+                printf "        for (int ncsd_try = 0; ncsd_try < 2 && ncsd_r != NC_NOERR && ncsd_hands_over(ncsd_r) &&\n" > c
+                printf "               (ncsd_side = ncsd_recover_again(%s, ncsd_r, &ncsd_id)) == NCSD_AGAIN; ncsd_try++) {\n", first > c
                 printf "            ncsd_side = NCSD_NCSLAB;\n            ncsd_r = ncsv3_%s(%s);\n        }\n", name, call > c
                 printf "        if (ncsd_side == NCSD_NETCDF)\n" > c
                 printf "            ncsd_r = ncsd_real.%s ? ncsd_real.%s(%s) : NC_ENOTBUILT;\n", name, name, call > c
