@@ -206,6 +206,27 @@ if have ncks; then
     nc4="$nc4 nco7 nco4"
     some="$some nco1 nco7"
 fi
+# Inputs written by ncslab: ncgen through the wrapper.  The netCDF-4 ones
+# differ from netCDF-C's in their bytes (ncslab's own HDF5 layout, and
+# _NCProperties naming it); CDF-5 is byte for byte netCDF-C's.  With the
+# real wrapper (it writes NCSLAB_DROPIN_TRACE) their provenance must say
+# ncslab.
+mkin s5.nc "$NCSLAB_RUN" ncgen -b -k cdf5 -o s5.nc "$here/cdf5types.cdl"
+mkin s7.nc "$NCSLAB_RUN" ncgen -b -k nc7 -o s7.nc "$here/classic.cdl"
+mkin s4.nc "$NCSLAB_RUN" ncgen -b -k nc4 -o s4.nc "$here/classic.cdl"
+mkin sk7.nc "$NCSLAB_RUN" ncgen -b -k nc7 -o sk7.nc "$here/chunked.cdl"
+classic="$classic s5"
+nc4="$nc4 s7 s4 sk7"
+if (cd "$in" && NCSLAB_DROPIN_TRACE=$tmp/log/probe.trace "$NCSLAB_RUN" ncdump -k c1.nc) \
+       >/dev/null 2>&1 && [ -f "$tmp/log/probe.trace" ]; then
+    for f in s7 s4 sk7; do
+        [ ! -f "$in/$f.nc" ] || ncdump -s -h "$in/$f.nc" | grep -q '_NCProperties = ".*ncslab=' || {
+            echo "FAIL  input $f.nc: not written by ncslab (its _NCProperties)"
+            nfail=$((nfail + 1))
+            inputs_ok=no
+        }
+    done
+fi
 if [ $inputs_ok != yes ]; then
     echo "ERROR: inputs could not be made; the comparisons would say nothing"
     exit 99
@@ -409,7 +430,7 @@ compare +fails ncdump "$here/classic.cdl"
 
 # ---- nccopy -----------------------------------------------------------------
 section "nccopy"
-for f in c1 c5 n7 k7 k4; do
+for f in c1 c5 n7 k7 k4 sk7 s4; do
     for k in nc3 nc6 cdf5 nc4 nc7; do
         compare nccopy -k $k "$in/$f.nc" out.nc
     done
@@ -487,6 +508,7 @@ else
     compare ncks -h -v temp,packed "$in/c1.nc" out.nc
     compare ncks -h -x -v temp,empty "$in/c5.nc" out.nc
     compare ncks -h -d time,1,,2 -d x,0,,3 "$in/k7.nc" out.nc
+    compare ncks -h -d time,1,,2 -d x,0,,3 "$in/sk7.nc" out.nc
     compare ncks -h -v temp,checked -d y,1,4 "$in/k4.nc" out.nc
     compare ncks -h -d n,1,,2 "$in/t5.nc" out.nc
     compare ncks -h -4 --cnk_plc=all --cnk_dmn time,2 --cnk_dmn lat,3 "$in/c1.nc" out.nc
@@ -544,7 +566,7 @@ section "CDO"
 if ! have cdo; then
     skip "CDO: cdo is not installed"
 else
-    for f in c1 c5 n7 k7; do
+    for f in c1 c5 n7 k7 sk7; do
         compare +cdo cdo sinfo "$in/$f.nc"
     done
     compare +cdo cdo infon "$in/c2.nc"
@@ -615,6 +637,9 @@ else
     set --
     for f in n4 k4 t4; do set -- "$@" "$in/$f.nc"; done
     compare $py "$here/clients.py" read "$@"
+    set --
+    for f in s7 sk7 s4; do set -- "$@" "$in/$f.nc"; done
+    compare $py "$here/clients.py" read "$@"
     compare $py "$here/clients.py" write .
     id=$last
     for f in py_cdf1 py_cdf2 xr_cdf1; do
@@ -622,7 +647,7 @@ else
     done
     # Not compared: the version each side reports (through the wrapper it
     # names ncslab), shown to make plain which library served.
-    q='import netCDF4; print(netCDF4.__netcdf4libversion__)'
+    q='import netCDF4; print(netCDF4.getlibversion())'
     vp=$($py -c "$q" 2>&1)
     vw=$("$NCSLAB_RUN" $py -c "$q" 2>&1)
     echo "INFO  nc_inq_libvers plain:   $vp"
@@ -654,6 +679,49 @@ if have ncks; then
     compare ncks -h -g surface "$in/e4.nc" out.nc
     compare ncks -h -v names,t "$in/e4.nc" out.nc
 fi
+
+# ---- who writes netCDF-4 files (the drop-in's trace) -------------------------
+# Files in the netCDF-4 format without the classic-model flag are written by
+# ncslab until their writer asks for what only netCDF-C represents, then
+# handed to it (doc/dropin.md, "Hand-over").  writes WANT COMMAND...: runs
+# the command through the wrapper with NCSLAB_DROPIN_TRACE and checks that
+# ncslab created its output and how it was handed over: WANT "none", or
+# "define mode" / "redefine mode" / "data mode" for the first hand-over.
+# A stand-in wrapper writes no trace: skipped.
+section "netCDF-4 writes: who serves"
+writes() {
+    want=$1
+    shift
+    n=$((n + 1))
+    d=$tmp/trace.$n
+    mkdir "$d"
+    (cd "$d" && NCSLAB_DROPIN_TRACE=$d/trace $timeout "$NCSLAB_RUN" "$@") >"$d/log" 2>&1 </dev/null
+    if [ ! -f "$d/trace" ]; then
+        skip "$(show "$@"): no trace (a stand-in wrapper)"
+        return
+    fi
+    created=$(grep -c "^ncslab drop-in: create([^)]*) ncslab -> 0 " "$d/trace")
+    first=$(sed -n 's/^ncslab drop-in: hand-over of [0-9]* ([^,]*, \(.*\)) to netCDF-C -> 0$/\1/p' \
+            "$d/trace" | head -n 1)
+    if [ "$created" -ge 1 ] && [ "${first:-none}" = "$want" ]; then
+        echo "PASS  $(show "$@"): created by ncslab, hand-over: $want"
+        npass=$((npass + 1))
+    else
+        echo "FAIL  $(show "$@"): $created creates by ncslab, hand-over: ${first:-none}," \
+             "expected $want"
+        nfail=$((nfail + 1))
+    fi
+}
+writes none nccopy -k nc4 "$in/c1.nc" out.nc
+writes none nccopy -k nc4 -d 1 -s "$in/k7.nc" out.nc
+writes "define mode" nccopy "$in/e4.nc" out.nc
+if have ncks; then
+    writes none ncks -h -4 "$in/c2.nc" out.nc
+    writes "define mode" ncks -h -g surface "$in/e4.nc" out.nc
+fi
+have ncap2 && writes none ncap2 -h -O -4 -s 'z=temp*2' "$in/c1.nc" out.nc
+have cdo && writes none cdo -s -O --no_history -f nc4 copy "$in/c1.nc" out.nc
+have cdo && writes none cdo -s -O --no_history -f nc4 timmean "$in/k7.nc" out.nc
 
 t1=$(date +%s)
 echo "clients_check: $n comparisons: $npass passed, $nfail failed, $nskip skipped" \

@@ -154,6 +154,136 @@ static int libnetcdf_mapped(void)
     return n;
 }
 
+static int exists(const char *p)
+{
+    FILE *f = fopen(p, "rb");
+    if (f != NULL)
+        fclose(f);
+    return f != NULL;
+}
+
+/* netCDF-4 files of the enhanced model's format (NC_NETCDF4 without
+ * NC_CLASSIC_MODEL): through the drop-in ncslab writes them until the
+ * writer asks for what only netCDF-C does, and netCDF-C then takes them
+ * over (dropin_check.sh reads the trace of who served what).  Every
+ * answer must be netCDF-C's, and the files the same. */
+static void handed_over(void)
+{
+    int ncid, d[3], a, b, s, g, x, mode;
+    size_t cs[2] = { 1, 2 }, start[2] = { 0, 0 }, count[2] = { 2, 4 }, len = 0;
+    float fa[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+    char where[4200] = "";
+    const char *words[4] = { "a", "bb", "", "dddd" };
+
+    /* h1: a string variable in the create's define mode; the settings of
+     * a variable defined before it are still open, as in netCDF-C */
+    ST("h1 create", nc_create(path("h1.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h1 def_dim time", nc_def_dim(ncid, "time", NC_UNLIMITED, &d[0]));
+    ST("h1 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h1 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 2, d, &a));
+    ST("h1 put_att a units", nc_put_att_text(ncid, a, "units", 1, "m"));
+    ST("h1 def_var_deflate a", nc_def_var_deflate(ncid, a, 0, 1, 2));
+    ST("h1 put_att global", nc_put_att_int(ncid, NC_GLOBAL, "n", NC_INT, 1, &d[1]));
+    ST("h1 redef in define mode", nc_redef(ncid));
+    ST("h1 def_var s string", nc_def_var(ncid, "s", NC_STRING, 1, &d[1], &s));
+    ST("h1 def_var_chunking a", nc_def_var_chunking(ncid, a, NC_CHUNKED, cs));
+    ST("h1 def_var_deflate a again", nc_def_var_deflate(ncid, a, 1, 1, 3));
+    ST("h1 def_var_fill a", nc_def_var_fill(ncid, a, 0, &fa[7]));
+    ST("h1 def_var_endian a", nc_def_var_endian(ncid, a, NC_ENDIAN_BIG));
+    ST("h1 rename_var a", nc_rename_var(ncid, a, "alpha"));
+    ST("h1 def_var b ubyte", nc_def_var(ncid, "b", NC_UBYTE, 1, &d[1], &b));
+    ST("h1 inq_path", nc_inq_path(ncid, &len, where));
+    LOG("h1 path is the create's                      %d\n", strcmp(where, path("h1.nc")) == 0);
+    ST("h1 enddef", nc_enddef(ncid));
+    ST("h1 put a", nc_put_vara_float(ncid, a, start, count, fa));
+    ST("h1 put s", nc_put_var_string(ncid, s, words));
+    ST("h1 close", nc_close(ncid));
+
+    /* h2: classic content only, written by ncslab to the end */
+    ST("h2 create", nc_create(path("h2.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h2 def_dim time", nc_def_dim(ncid, "time", NC_UNLIMITED, &d[0]));
+    ST("h2 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h2 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 2, d, &a));
+    ST("h2 def_var_chunking a", nc_def_var_chunking(ncid, a, NC_CHUNKED, cs));
+    ST("h2 def_var_deflate a", nc_def_var_deflate(ncid, a, 1, 1, 1));
+    ST("h2 enddef", nc_enddef(ncid));
+    ST("h2 enddef again", nc_enddef(ncid));
+    ST("h2 put a", nc_put_vara_float(ncid, a, start, count, fa));
+    ST("h2 close", nc_close(ncid));
+
+    /* h2 again, for writing: defining in data mode, which netCDF-C does
+     * by entering define mode itself */
+    ST("h2 open for writing", nc_open(path("h2.nc"), NC_WRITE, &ncid));
+    ST("h2 put_att in data mode", nc_put_att_text(ncid, NC_GLOBAL, "title", 2, "h2"));
+    ST("h2 def_var in data mode", nc_def_var(ncid, "late", NC_INT, 1, &d[1], &x));
+    ST("h2 def_var_deflate late", nc_def_var_deflate(ncid, x, 0, 1, 1));
+    ST("h2 put late (ends define mode)", nc_put_var_int(ncid, x, (int[]){ 9, 8, 7, 6 }));
+    ST("h2 enddef after put", nc_enddef(ncid));
+    ST("h2 close again", nc_close(ncid));
+
+    /* h3: data first, then a group, a second unlimited dimension */
+    ST("h3 create", nc_create(path("h3.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h3 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h3 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 1, &d[1], &a));
+    ST("h3 put a in define mode", nc_put_var_float(ncid, a, fa));
+    ST("h3 redef", nc_redef(ncid));
+    ST("h3 def_grp", nc_def_grp(ncid, "g", &g));
+    ST("h3 def_dim unlimited in g", nc_def_dim(g, "t", NC_UNLIMITED, &d[0]));
+    ST("h3 def_dim second unlimited", nc_def_dim(ncid, "u", NC_UNLIMITED, &d[2]));
+    ST("h3 set_fill nofill", nc_set_fill(ncid, NC_NOFILL, &mode));
+    LOG("h3 old fill mode                             %d\n", mode);
+    ST("h3 close", nc_close(ncid));
+
+    /* h4, h5: aborted in the create's define mode, deleted by both; h6
+     * after its definitions ended, kept */
+    ST("h4 create", nc_create(path("h4.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h4 def_dim", nc_def_dim(ncid, "n", 2, &x));
+    ST("h4 abort", nc_abort(ncid));
+    LOG("h4 exists                                    %d\n", exists(path("h4.nc")));
+    ST("h5 create", nc_create(path("h5.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h5 def_dim", nc_def_dim(ncid, "n", 2, &x));
+    ST("h5 def_grp", nc_def_grp(ncid, "g", &g));
+    ST("h5 abort", nc_abort(ncid));
+    LOG("h5 exists                                    %d\n", exists(path("h5.nc")));
+    ST("h6 create", nc_create(path("h6.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h6 def_dim", nc_def_dim(ncid, "n", 2, &x));
+    ST("h6 enddef", nc_enddef(ncid));
+    ST("h6 def_var string in data mode", nc_def_var(ncid, "s", NC_STRING, 1, &x, &s));
+    ST("h6 abort", nc_abort(ncid));
+    LOG("h6 exists                                    %d\n", exists(path("h6.nc")));
+    ST("h6 create no clobber over it", nc_create(path("h6.nc"), NC_NOCLOBBER | NC_NETCDF4, &ncid));
+
+    /* h7: a group asked for in data mode, after data; then data again */
+    ST("h7 create", nc_create(path("h7.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h7 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h7 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 1, &d[1], &a));
+    ST("h7 enddef", nc_enddef(ncid));
+    ST("h7 put a", nc_put_var_float(ncid, a, fa));
+    ST("h7 def_grp in data mode", nc_def_grp(ncid, "g", &g));
+    ST("h7 def_var in g", nc_def_var(g, "b", NC_INT, 1, &d[1], &b));
+    ST("h7 put b", nc_put_var_int(g, b, (int[]){ 1, 2, 3, 4 }));
+    ST("h7 put a again", nc_put_var_float(ncid, a, fa + 4));
+    ST("h7 close", nc_close(ncid));
+
+    /* h8: define mode entered and left by the library, as netCDF-C does
+     * for the format: definitions in data mode, a get, a sync */
+    ST("h8 create", nc_create(path("h8.nc"), NC_CLOBBER | NC_NETCDF4, &ncid));
+    ST("h8 def_dim n", nc_def_dim(ncid, "n", 4, &d[1]));
+    ST("h8 def_var a", nc_def_var(ncid, "a", NC_FLOAT, 1, &d[1], &a));
+    ST("h8 enddef", nc_enddef(ncid));
+    ST("h8 put a", nc_put_var_float(ncid, a, fa));
+    ST("h8 def_var b in data mode", nc_def_var(ncid, "b", NC_INT, 1, &d[1], &b));
+    ST("h8 get a (ends define mode)", nc_get_var_float(ncid, a, fa));
+    ST("h8 def_var c in data mode", nc_def_var(ncid, "c", NC_INT, 1, &d[1], &x));
+    ST("h8 put_att c", nc_put_att_int(ncid, x, "q", NC_INT, 1, &d[1]));
+    ST("h8 sync in define mode", nc_sync(ncid));
+    ST("h8 enddef after sync", nc_enddef(ncid));
+    ST("h8 put c", nc_put_var_int(ncid, x, (int[]){ 5, 6, 7, 8 }));
+    ST("h8 redef", nc_redef(ncid));
+    ST("h8 sync after redef", nc_sync(ncid));
+    ST("h8 close", nc_close(ncid));
+}
+
 int main(int argc, char **argv)
 {
     int c, e, c2, g, n, ids[4], fmt, v;
@@ -271,6 +401,8 @@ int main(int argc, char **argv)
     ST("def_grp in copy4", nc_def_grp(out, "added", &g));
     ST("def_var string in group", nc_def_var(g, "names", NC_STRING, 0, NULL, &v));
     ST("close copy4", nc_close(out));
+
+    handed_over();
 
     /* Closed ids answer NC_EBADID, on both sides; ids are reused as
      * netCDF-C reuses them. */

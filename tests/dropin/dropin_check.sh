@@ -11,7 +11,10 @@
 # 2. tests/dropin/dropin_calls, a netCDF-C client, run plainly and through
 #    ncslab-run: the logs equal, classic files byte-identical, netCDF-4
 #    files ncdump-identical, and netCDF-C's library not loaded while only
-#    classic-model files were used.
+#    classic-model files were used; netCDF-4 files of the enhanced model's
+#    format created and opened for writing by ncslab, and handed to
+#    netCDF-C where the writer goes beyond classic content (the drop-in's
+#    trace).
 # 3. ncdump through ncslab-run on classic and netCDF-4 files, in each mode
 #    of NCSLAB_DROPIN; what nobody serves (no netCDF-C to forward to) fails
 #    cleanly; nc_inq_libvers says that ncslab serves and parses as a
@@ -70,7 +73,8 @@ pass "needs what netCDF-C's library needs"
 echo "== 2. a netCDF-C client, plainly and through ncslab-run"
 mkdir "$tmp/plain" "$tmp/dropin"
 "$calls" "$tmp/plain" >"$tmp/plain.log" 2>&1 || fail "dropin_calls plainly"
-"$run" "$calls" "$tmp/dropin" >"$tmp/dropin.log" 2>&1 || fail "dropin_calls through ncslab-run"
+NCSLAB_DROPIN_TRACE=$tmp/trace "$run" "$calls" "$tmp/dropin" >"$tmp/dropin.log" 2>&1 ||
+    fail "dropin_calls through ncslab-run"
 if cmp -s "$tmp/plain.log" "$tmp/dropin.log"; then
     pass "logs equal ($(wc -l <"$tmp/plain.log") lines)"
 else
@@ -82,11 +86,37 @@ grep -q '^libnetcdf files mapped  *1$' "$tmp/dropin.log" &&
 for f in c1.nc c5.nc copy.nc; do
     cmp -s "$tmp/plain/$f" "$tmp/dropin/$f" && pass "$f byte-identical" || fail "$f differs"
 done
-for f in c7.nc e.nc copy4.nc dflt.nc; do
+for f in c7.nc e.nc copy4.nc dflt.nc h1.nc h2.nc h3.nc h7.nc h8.nc; do
     ncdump "$tmp/plain/$f" | sed 1d >"$tmp/a.cdl"
     ncdump "$tmp/dropin/$f" | sed 1d >"$tmp/b.cdl"
     cmp -s "$tmp/a.cdl" "$tmp/b.cdl" && pass "$f ncdump-identical" || fail "$f: ncdump differs"
 done
+
+# Who served the netCDF-4 files of the enhanced model's format (the trace
+# the drop-in wrote beside the log): ncslab, up to a hand-over to netCDF-C
+# in the create's define mode, a define mode entered again, or data mode,
+# as the calls of dropin_calls.c reach them; h2's and h8's definitions in
+# data mode, and h8's sync in define mode, stay with ncslab, which enters
+# and leaves define mode for them as netCDF-C does.
+served() {   # served CALL FILE SIDE: FILE's CALL (create, open) by SIDE
+    grep -q "^ncslab drop-in: $1($tmp/dropin/$2) $3 -> 0 " "$tmp/trace"
+}
+handed() {   # handed FILE MODE: FILE handed to netCDF-C in MODE
+    grep -q "^ncslab drop-in: hand-over of [0-9]* ($tmp/dropin/$1, $2) to netCDF-C -> 0\$" "$tmp/trace"
+}
+nhanded() { grep -c "^ncslab drop-in: hand-over of [0-9]* ($tmp/dropin/$1, " "$tmp/trace"; }
+for f in h1 h2 h3 h4 h5 h6 h7 h8; do
+    served create $f.nc ncslab || fail "$f.nc (NC_NETCDF4) not created by ncslab"
+done
+served open h2.nc ncslab && served open copy4.nc ncslab ||
+    fail "a netCDF-4 file of classic content opened for writing not served by ncslab"
+handed h1.nc "define mode" && handed h5.nc "define mode" &&
+    handed h3.nc "redefine mode" && handed h6.nc "redefine mode" &&
+    handed copy4.nc "redefine mode" && handed h7.nc "data mode" ||
+    fail "files not handed to netCDF-C where their writers go beyond classic content"
+[ "$(nhanded h2.nc)" = 0 ] && [ "$(nhanded h4.nc)" = 0 ] && [ "$(nhanded h8.nc)" = 0 ] ||
+    fail "files handed over that hold only classic content"
+pass "NC_NETCDF4 files written by ncslab, handed to netCDF-C when needed ($(grep -c hand-over "$tmp/trace") hand-overs)"
 
 echo "== 3. ncdump through ncslab-run, each mode"
 for f in c1.nc c5.nc c7.nc e.nc; do

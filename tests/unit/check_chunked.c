@@ -220,6 +220,63 @@ START_TEST(test_dirty_eviction)
 }
 END_TEST
 
+/* A deflated variable written one whole chunk a put (as nccopy writes
+ * record by record), the budget eight chunks: with a pool of two threads
+ * the first eviction writes back the oldest dirty chunks together (so
+ * that their encoding runs on both), with one thread only the chunk
+ * evicted; either way no chunk is written twice and all read back.  _i is
+ * the pool's size. */
+START_TEST(test_encoded_batch)
+{
+    char path[256], what[32];
+    int ncid, varid, block[CI * CJ];
+    unsigned long long first = 0;
+    stats s;
+    snprintf(what, sizeof what, "encoded%d", _i);
+    tu_path(path, sizeof path, PROG, what);
+    NCS_OK(ncs_set_decode_threads(_i));
+    NCS_OK(ncs_set_chunk_cache(8 * CHUNK_BYTES));
+    {
+        int d[2];
+        size_t ch[2] = {CI, CJ};
+        NCS_OK(ncs_create(path, NCS_CLOBBER | NC4, &ncid));
+        NCS_OK(ncs_def_dim(ncid, "i", NI, &d[0]));
+        NCS_OK(ncs_def_dim(ncid, "j", NJ, &d[1]));
+        NCS_OK(ncs_def_var(ncid, "v", NCS_INT, 2, d, &varid));
+        NCS_OK(ncs_def_var_chunking(ncid, varid, NCS_CHUNKED, ch));
+        NCS_OK(ncs_def_var_deflate(ncid, varid, 0, 1, 1));
+        NCS_OK(ncs_enddef(ncid));
+    }
+    ncs_reset_cache_stats();
+    for (size_t i0 = 0; i0 < NI; i0 += CI)
+        for (size_t j0 = 0; j0 < NJ; j0 += CJ) {
+            size_t st[2] = {i0, j0};
+            size_t ct[2] = {NI - i0 < CI ? NI - i0 : CI, NJ - j0 < CJ ? NJ - j0 : CJ};
+            for (size_t i = 0; i < ct[0]; i++)
+                for (size_t j = 0; j < ct[1]; j++)
+                    block[i * ct[1] + j] = val2(i0 + i, j0 + j, 0);
+            NCS_OK(ncs_put(ncid, varid, st, ct, NULL, NULL, NCS_INT, block));
+            s = get_stats();
+            if (first == 0 && s.evictions > 0)
+                first = s.wr;
+        }
+    if (_i == 1)
+        ck_assert_msg(first == CHUNK_BYTES, "one thread: the first eviction wrote %llu bytes",
+                      first);
+    else
+        ck_assert_msg(first >= 2 * CHUNK_BYTES,
+                      "two threads: the first eviction wrote %llu bytes, one chunk", first);
+    NCS_OK(ncs_close(ncid));
+    s = get_stats();
+    ck_assert_msg(s.wr == (unsigned long long)NCHUNKS * CHUNK_BYTES,
+                  "%llu bytes written for %d chunks of %d", s.wr, NCHUNKS, CHUNK_BYTES);
+    NCS_OK(ncs_open(path, NCS_NOWRITE, &ncid));
+    check_rows(ncid, varid, 0, "after reopen");
+    NCS_OK(ncs_close(ncid));
+    unlink(path);
+}
+END_TEST
+
 /* A budget smaller than one chunk: each chunk is cached alone, the next one
  * evicts it, and shrinking the budget under dirty chunks writes them. */
 START_TEST(test_budget_below_chunk)
@@ -1516,6 +1573,7 @@ static Suite *chunked_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_budgets, 0, (int)TU_NELEMS(budgets));
     tcase_add_test(tc, test_dirty_eviction);
+    tcase_add_loop_test(tc, test_encoded_batch, 1, 3);
     tcase_add_test(tc, test_budget_below_chunk);
     tcase_add_test(tc, test_many_files);
     tcase_add_test(tc, test_stats);

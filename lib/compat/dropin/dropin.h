@@ -37,6 +37,72 @@ void ncsd_unbind(int ncid);
  * (a group of it). */
 int ncsd_same_file(int ncid, int real);
 
+/* Moves the file of drop-in id ncid to side, where its id is real; the
+ * drop-in id stays (dropin_handover.c).  NCSD_LOST as real: a file no
+ * side holds any more, which answers NC_EBADID until it is closed. */
+void ncsd_rebind(int ncid, int side, int real);
+#define NCSD_LOST 0x7fff0000
+
+/* A netCDF-4 file of the enhanced model's format that ncslab serves for
+ * writing, and netCDF-C takes over when the writer asks for what ncslab
+ * does not do (dropin_handover.c). */
+struct ncsd_writer {
+    char *path;                 /* as the program named it */
+    int mode;                   /* nc_open's mode for opening it again */
+    int cmode;                  /* the create's mode, for creating it again */
+    unsigned char *settings;    /* by varid: the NCSD_SET_* the program made */
+    int nsettings;
+    int lost;                   /* a setting could not be noted */
+    char *made_as;              /* handed over in define mode: netCDF-C's name */
+    int redefined;              /* ncslab has put it in define mode again
+                                   (after its create's, if created) */
+};
+enum {
+    NCSD_SET_CHUNKING = 1, NCSD_SET_DEFLATE = 2, NCSD_SET_FLETCHER32 = 4,
+    NCSD_SET_ENDIAN = 8, NCSD_SET_FILL = 16, NCSD_SET_FILTER = 32, NCSD_SET_QUANTIZE = 64
+};
+
+/* Attaches w (malloc'd, its members too; the slot owns them from here)
+ * to the file of drop-in id ncid; ncsd_unbind frees them. */
+void ncsd_note_writer(int ncid, struct ncsd_writer *w);
+
+/* The writer noted for the file of drop-in id ncid, or NULL. */
+struct ncsd_writer *ncsd_writer(int ncid);
+
+/* Notes that the program made a storage setting (kind, an NCSD_SET_*) of
+ * variable varid of the writer of drop-in id ncid. */
+void ncsd_note_setting(int ncid, int varid, int kind);
+
+/* Whether ncslab's answer status, on a file with a writer noted, is one
+ * netCDF-C would not give for a netCDF-4 file of the enhanced model: the
+ * calls of that model (groups, strings, user types, a second unlimited
+ * dimension, the unsigned types), the define mode that netCDF-C enters by
+ * itself for such files, a filter it may have. */
+int ncsd_hands_over(int status);
+
+/* Hands the file of drop-in id ncid, served by ncslab with a writer noted,
+ * to netCDF-C, in the state netCDF-C would have it in; 1 and the id in
+ * netCDF-C in *real when done; 0 when it cannot be (no writer noted, no
+ * netCDF-C, a failure), the file then still ncslab's. */
+int ncsd_hand_over(int ncid, int *real);
+
+/* After ncslab answered status for drop-in id ncid: NCSD_NETCDF when the
+ * file was handed to netCDF-C, whose id is then in *real, to ask again;
+ * NCSD_NCSLAB when ncslab's answer stands. */
+int ncsd_recover(int ncid, int status, int *real);
+
+/* As ncsd_recover, for the generated wrappers, which can ask ncslab
+ * again: NCSD_AGAIN when status was NC_ENOTINDEFINE (NC_EINDEFINE) and
+ * ncslab has put the file in define mode (data mode), as netCDF-C does by
+ * itself for the format. */
+int ncsd_recover_again(int ncid, int status, int *real);
+#define NCSD_AGAIN 3
+
+/* nc_abort of a file handed over in define mode (w->made_as set), whose
+ * id in netCDF-C is real: under the name netCDF-C made it with, so that
+ * it deletes it as it would have. */
+int ncsd_abort_renamed(const struct ncsd_writer *w, int real);
+
 /* netCDF-C's functions; NULL members until ncsd_netcdf() has loaded it,
  * and where it lacks one. */
 extern struct ncsd_real ncsd_real;
@@ -66,8 +132,12 @@ int ncsd_v2_leave(int status);
 int ncsd_v2_absent(const char *routine);
 
 /* NCSLAB_DROPIN_TRACE=1: every routed call, its ncid, side and answer on
- * standard error, for finding where a client and netCDF-C part ways. */
+ * standard error (=/PATH: into the file PATH), for finding where a client
+ * and netCDF-C part ways; and who serves each open and create, and each
+ * hand-over. */
 extern int ncsd_tracing;
 void ncsd_trace(const char *call, int ncid, int side, int status);
+/* One line of the trace, printf-style, after "ncslab drop-in: ". */
+void ncsd_tracef(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

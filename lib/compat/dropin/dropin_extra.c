@@ -57,8 +57,13 @@ int nc_open_par_fortran(const char *path, int mode, int comm, int info, int *nci
 /* The netCDF-C function name with an ncid first, for the drop-in id's file. */
 #define ROUTED(name, proto_args, ncslab_call, real_args)                 \
     int real, side = ncsd_route(ncid, &real);                           \
-    if (side == NCSD_NCSLAB)                                            \
-        return ncslab_call;                                             \
+    if (side == NCSD_NCSLAB) {                                          \
+        int status_ = ncslab_call;                                      \
+        if (status_ == NC_NOERR ||                                      \
+            ncsd_recover(ncid, status_, &real) != NCSD_NETCDF)          \
+            return status_;                                             \
+        side = NCSD_NETCDF;     /* handed over (dropin_handover.c) */   \
+    }                                                                   \
     if (side == NCSD_NETCDF) {                                          \
         int (*f) proto_args = (int (*) proto_args)ncsd_sym(name);       \
         return f ? f real_args : NC_ENOTBUILT;                          \
@@ -76,10 +81,20 @@ static int ncslab_def_chunking_ints(int ncid, int varid, int contiguous, const i
     return ncsv3_nc_def_var_chunking(ncid, varid, contiguous, sizes ? cs : NULL);
 }
 
+/* status, a chunking set on an ncslab file, noted for netCDF-C's taking
+ * it over (dropin_handover.c) */
+static int noted_chunking(int ncid, int varid, int status)
+{
+    if (status == NC_NOERR && ncsd_writer(ncid) != NULL)
+        ncsd_note_setting(ncid, varid, NCSD_SET_CHUNKING);
+    return status;
+}
+
 int nc_def_var_chunking_ints(int ncid, int varid, int contiguous, int *chunksizesp)
 {
     ROUTED("nc_def_var_chunking_ints", (int, int, int, int *),
-           ncslab_def_chunking_ints(real, varid, contiguous, chunksizesp),
+           noted_chunking(ncid, varid,
+                          ncslab_def_chunking_ints(real, varid, contiguous, chunksizesp)),
            (real, varid, contiguous, chunksizesp));
 }
 

@@ -5,12 +5,14 @@
  *
  * Who serves a file (NCSLAB_DROPIN unset or "auto"; doc/dropin.md):
  * - ncslab opens every file it can read: CDF-1, CDF-2, CDF-5 and netCDF-4
- *   files of the classic data model.  A netCDF-4 file not marked
- *   classic-model is served by ncslab when opened read-only; opened for
- *   writing it goes to netCDF-C, since the writer may add groups,
- *   strings or user types, which ncslab does not represent.
- * - ncslab creates the classic formats and netCDF-4 classic-model files;
- *   netCDF-4 files of the enhanced model are created by netCDF-C.
+ *   files of the classic data model, also those not marked classic-model.
+ * - ncslab creates the classic formats and netCDF-4 files of both models.
+ *   A netCDF-4 file not marked classic-model that ncslab writes (created,
+ *   or opened for writing) is handed to netCDF-C when the writer asks for
+ *   what only netCDF-C represents (groups, strings, user types, ...:
+ *   dropin_handover.c).  The v2 API's ncopen and nccreate of such files
+ *   still go to netCDF-C: v2 calls report errors by printing and exiting,
+ *   before the drop-in could hand the file over.
  * - what ncslab answers NC_ENOTNC (not a format it reads: HDF4, plain
  *   HDF5, a user format) or NC_ENOTBUILT (a feature it lacks: groups,
  *   strings, user types, a URL) goes to netCDF-C, and so does a netCDF-4
@@ -134,7 +136,39 @@ struct open_args {
     const char *path; int mode; size_t *hint;    /* nc__open */
     int mem; size_t size; void *memory;          /* nc_open_mem */
     NC_memio *memio;                             /* nc_open_memio */
+    int v2;                                      /* ncopen */
 };
+
+/* NCSLAB_DROPIN_TRACE: who serves an open or create. */
+static int traced(const char *call, const char *path, int side, int status, int *ncidp)
+{
+    if (ncsd_tracing)
+        ncsd_tracef("%s(%s) %s -> %d (id %d)\n", call, path ? path : "(null)",
+                    side == NCSD_NETCDF ? "netCDF-C" : "ncslab", status,
+                    status == NC_NOERR && ncidp ? *ncidp : -1);
+    return status;
+}
+
+/* Notes the writer of the netCDF-4 file of drop-in id ncid, which netCDF-C
+ * may have to take over (dropin_handover.c): the modes to open it with,
+ * or create it with again. */
+static int note_writer(int status, int ncid, const char *path, int mode, int cmode)
+{
+    struct ncsd_writer *w;
+    if (status != NC_NOERR)
+        return status;
+    w = calloc(1, sizeof *w);
+    if (w != NULL && (w->path = strdup(path)) != NULL) {
+        w->mode = mode;
+        w->cmode = cmode;
+        ncsd_note_writer(ncid, w);
+    } else {
+        /* without a note the file stays ncslab's, which answers the
+         * enhanced model's calls with NC_ENOTBUILT */
+        free(w);
+    }
+    return status;
+}
 
 static int open_ncslab(const struct open_args *a, int *real)
 {
@@ -162,12 +196,12 @@ static int open_netcdf(const struct open_args *a, int *real)
 static int bind_netcdf(const struct open_args *a, int *ncidp)
 {
     int real = -1, status = open_netcdf(a, &real);
-    return bind(NCSD_NETCDF, status, real, ncidp);
+    return traced("open", a->path, NCSD_NETCDF, bind(NCSD_NETCDF, status, real, ncidp), ncidp);
 }
 
 static int open_any(const struct open_args *a, int *ncidp)
 {
-    int real = -1, status, format;
+    int real = -1, status, format = -1, nc4_writer = 0;
     int policy = ncsd_policy();
 
     if (ncidp == NULL)      /* both libraries answer this before the path */
@@ -175,30 +209,39 @@ static int open_any(const struct open_args *a, int *ncidp)
                                   : ncsv3_nc__open(a->path, a->mode, a->hint, NULL);
     if (policy == NCSD_ONLY_NETCDF || (policy == NCSD_AUTO && is_url(a->path) && ncsd_netcdf()))
         return bind_netcdf(a, ncidp);
-    if (policy == NCSD_AUTO && (a->mode & NC_WRITE) && !a->mem && looks_hdf5(a->path) &&
-        ncsv3_nc_open(a->path, NC_NOWRITE, &real) == NC_NOERR) {
+    if (policy == NCSD_AUTO && (a->mode & NC_WRITE) && !a->mem && looks_hdf5(a->path)) {
         /* a netCDF-4 file opened for writing: asked read-only first, so
          * that a file netCDF-C is to serve is not opened for writing twice */
-        status = ncsv3_nc_inq_format(real, &format);
-        ncsv3_nc_close(real);
-        if (status == NC_NOERR && format == NC_FORMAT_NETCDF4 && ncsd_netcdf())
+        status = ncsv3_nc_open(a->path, NC_NOWRITE, &real);
+        if (status == NC_NOERR) {
+            if (ncsv3_nc_inq_format(real, &format) != NC_NOERR)
+                format = -1;
+            ncsv3_nc_close(real);
+            nc4_writer = format == NC_FORMAT_NETCDF4;
+            if (nc4_writer && a->v2 && ncsd_netcdf())
+                return bind_netcdf(a, ncidp);
+        } else if (not_ncslabs(status) && ncsd_netcdf()) {
             return bind_netcdf(a, ncidp);
+        }
     }
     status = open_ncslab(a, &real);
     if (policy == NCSD_ONLY_NCSLAB)
-        return bind(NCSD_NCSLAB, status, real, ncidp);
+        return traced("open", a->path, NCSD_NCSLAB, bind(NCSD_NCSLAB, status, real, ncidp), ncidp);
     if (not_ncslabs(status) && ncsd_netcdf())
         return bind_netcdf(a, ncidp);
     if (status == NC_NOERR && !runs_filters(real) && ncsd_netcdf()) {
         ncsv3_nc_close(real);
         return bind_netcdf(a, ncidp);
     }
-    return bind(NCSD_NCSLAB, status, real, ncidp);
+    status = bind(NCSD_NCSLAB, status, real, ncidp);
+    if (nc4_writer)
+        note_writer(status, *ncidp, a->path, a->mode, 0);   /* never in define mode here */
+    return traced("open", a->path, NCSD_NCSLAB, status, ncidp);
 }
 
 int nc__open(const char *path, int mode, size_t *chunksizehintp, int *ncidp)
 {
-    struct open_args a = { path, mode, chunksizehintp, 0, 0, NULL, NULL };
+    struct open_args a = { path, mode, chunksizehintp, 0, 0, NULL, NULL, 0 };
     return open_any(&a, ncidp);
 }
 
@@ -216,13 +259,13 @@ int nc__open_mp(const char *path, int mode, int basepe, size_t *chunksizehintp, 
 
 int nc_open_mem(const char *path, int mode, size_t size, void *memory, int *ncidp)
 {
-    struct open_args a = { path, mode, NULL, 1, size, memory, NULL };
+    struct open_args a = { path, mode, NULL, 1, size, memory, NULL, 0 };
     return open_any(&a, ncidp);
 }
 
 int nc_open_memio(const char *path, int mode, NC_memio *params, int *ncidp)
 {
-    struct open_args a = { path, mode, NULL, 1, 0, NULL, params };
+    struct open_args a = { path, mode, NULL, 1, 0, NULL, params, 0 };
     if (params == NULL)
         return ncsv3_nc_open_memio(path, mode, params, ncidp);
     return open_any(&a, ncidp);
@@ -239,14 +282,28 @@ static int enhanced(int cmode)
 }
 
 /* One create, by either side. */
-struct create_args { const char *path; int cmode; size_t initialsz; size_t *hint; int mem; };
+struct create_args {
+    const char *path; int cmode; size_t initialsz; size_t *hint; int mem;
+    int v2;         /* nccreate */
+};
+
+/* Whether an enhanced-model create is served by ncslab, netCDF-C taking
+ * the file over if the writer goes beyond classic content: a file on
+ * disk (not in memory, not diskless), created through the v3 API. */
+static int handed_later(const struct create_args *a)
+{
+    return !a->mem && !a->v2 && a->path != NULL && !is_url(a->path) &&
+           !(a->cmode & (NC_DISKLESS | NC_INMEMORY | NC_UDF0 | NC_UDF1));
+}
 
 static int create_any(const struct create_args *a, int *ncidp)
 {
     int real = -1, status;
     int policy = ncsd_policy();
+    int nc4_writer = policy == NCSD_AUTO && enhanced(a->cmode) && ncidp != NULL &&
+                     handed_later(a);
     int side = policy == NCSD_ONLY_NETCDF ? NCSD_NETCDF
-             : policy == NCSD_ONLY_NCSLAB ? NCSD_NCSLAB
+             : policy == NCSD_ONLY_NCSLAB || nc4_writer ? NCSD_NCSLAB
              : ((enhanced(a->cmode) || (a->cmode & (NC_UDF0 | NC_UDF1))) && ncidp != NULL &&
                 ncsd_netcdf()) ? NCSD_NETCDF : NCSD_NCSLAB;
 
@@ -263,13 +320,16 @@ static int create_any(const struct create_args *a, int *ncidp)
                         : ncsv3_nc__create(a->path, a->cmode, a->initialsz, a->hint,
                                            ncidp ? &real : NULL);
     }
-    return bind(side, status, real, ncidp);
+    status = bind(side, status, real, ncidp);
+    if (nc4_writer)
+        note_writer(status, *ncidp, a->path, NC_WRITE | (a->cmode & NC_SHARE), a->cmode);
+    return traced("create", a->path, side, status, ncidp);
 }
 
 int nc__create(const char *path, int cmode, size_t initialsz, size_t *chunksizehintp,
                int *ncidp)
 {
-    struct create_args a = { path, cmode, initialsz, chunksizehintp, 0 };
+    struct create_args a = { path, cmode, initialsz, chunksizehintp, 0, 0 };
     return create_any(&a, ncidp);
 }
 
@@ -288,14 +348,15 @@ int nc__create_mp(const char *path, int cmode, size_t initialsz, int basepe,
 
 int nc_create_mem(const char *path, int mode, size_t initialsize, int *ncidp)
 {
-    struct create_args a = { path, mode, initialsize, NULL, 1 };
+    struct create_args a = { path, mode, initialsize, NULL, 1, 0 };
     return create_any(&a, ncidp);
 }
 
 /* v2: ncopen and nccreate return the id, or -1 with ncerr set. */
 int ncopen(const char *path, int mode)
 {
-    int ncid, status = nc_open(path, mode, &ncid);
+    struct open_args a = { path, mode, NULL, 0, 0, NULL, NULL, 1 };
+    int ncid, status = open_any(&a, &ncid);
     if (status != NC_NOERR) {
         nc_advise("ncopen", status, "filename \"%s\"", path ? path : "");
         return -1;
@@ -305,7 +366,8 @@ int ncopen(const char *path, int mode)
 
 int nccreate(const char *path, int cmode)
 {
-    int ncid, status = nc_create(path, cmode, &ncid);
+    struct create_args a = { path, cmode, 0, NULL, 0, 1 };
+    int ncid, status = create_any(&a, &ncid);
     if (status != NC_NOERR) {
         nc_advise("nccreate", status, "filename \"%s\"", path ? path : "");
         return -1;
@@ -338,8 +400,11 @@ int nc_close(int ncid)
 int nc_abort(int ncid)
 {
     int real, side = ncsd_route(ncid, &real);
+    const struct ncsd_writer *w = ncsd_writer(ncid);
     if (side == NCSD_NCSLAB)
         return closed(ncid, side, real, ncsv3_nc_abort(real));
+    if (side == NCSD_NETCDF && w != NULL && w->made_as != NULL)
+        return closed(ncid, side, real, ncsd_abort_renamed(w, real));
     if (side == NCSD_NETCDF)
         return closed(ncid, side, real, ncsd_real.nc_abort(real));
     return NC_EBADID;
@@ -404,9 +469,12 @@ int nc_delete_mp(const char *path, int basepe)
 
 #define SAME_FILE_CALL(call_ncslab, call_netcdf, out)                    \
     int real, status, side = ncsd_route(ncid, &real);                   \
-    if (side == NCSD_NCSLAB)                                            \
+    if (side == NCSD_NCSLAB) {                                          \
         status = call_ncslab;                                           \
-    else if (side == NCSD_NETCDF)                                       \
+        if (status != NC_NOERR &&                                       \
+            ncsd_recover(ncid, status, &real) == NCSD_NETCDF)           \
+            status = call_netcdf;                                       \
+    } else if (side == NCSD_NETCDF)                                     \
         status = call_netcdf;                                           \
     else                                                                \
         return NC_EBADID;                                               \
@@ -519,10 +587,14 @@ int nc_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out, int v
     int side_in = ncsd_route(ncid_in, &in), side_out = ncsd_route(ncid_out, &out);
     if (side_in == NCSD_NONE || side_out == NCSD_NONE)
         return NC_EBADID;
-    if (side_in == side_out)
-        return side_in == NCSD_NCSLAB
-               ? ncsv3_nc_copy_att(in, varid_in, name, out, varid_out)
-               : ncsd_real.nc_copy_att(in, varid_in, name, out, varid_out);
+    if (side_in == side_out && side_in == NCSD_NETCDF)
+        return ncsd_real.nc_copy_att(in, varid_in, name, out, varid_out);
+    if (side_in == side_out) {
+        int status = ncsv3_nc_copy_att(in, varid_in, name, out, varid_out);
+        /* the output handed to netCDF-C: a copy across the sides */
+        if (status == NC_NOERR || ncsd_recover(ncid_out, status, &out) != NCSD_NETCDF)
+            return status;
+    }
     return copy_att_across(ncid_in, varid_in, name, ncid_out, varid_out);
 }
 
@@ -593,9 +665,13 @@ int nc_copy_var(int ncid_in, int varid, int ncid_out)
     int side_in = ncsd_route(ncid_in, &in), side_out = ncsd_route(ncid_out, &out);
     if (side_in == NCSD_NONE || side_out == NCSD_NONE)
         return NC_EBADID;
-    if (side_in == side_out)
-        return side_in == NCSD_NCSLAB ? ncsv3_nc_copy_var(in, varid, out)
-                                      : ncsd_real.nc_copy_var(in, varid, out);
+    if (side_in == side_out && side_in == NCSD_NETCDF)
+        return ncsd_real.nc_copy_var(in, varid, out);
+    if (side_in == side_out) {
+        int status = ncsv3_nc_copy_var(in, varid, out);
+        if (status == NC_NOERR || ncsd_recover(ncid_out, status, &out) != NCSD_NETCDF)
+            return status;
+    }
     return copy_var_across(ncid_in, varid, ncid_out);
 }
 

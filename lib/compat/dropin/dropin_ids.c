@@ -16,11 +16,14 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #define SLOTS 32768   /* slot << 16 stays a positive int */
 
 /* side << 16 | the side's high half; 0 for a free slot */
 static _Atomic unsigned int table[SLOTS];
+/* the writer of a file netCDF-C may take over (dropin.h), or NULL */
+static struct ncsd_writer *writers[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 int ncsd_route(int ncid, int *real)
@@ -59,11 +62,57 @@ int ncsd_bind(int side, int real, int *ncidp)
 void ncsd_unbind(int ncid)
 {
     unsigned int slot = (unsigned int)ncid >> 16;
+    struct ncsd_writer *w;
     if (ncid <= 0 || slot >= SLOTS)
         return;
     pthread_mutex_lock(&lock);
     atomic_store_explicit(&table[slot], 0, memory_order_release);
+    w = writers[slot];
+    writers[slot] = NULL;
     pthread_mutex_unlock(&lock);
+    if (w != NULL) {
+        free(w->path);
+        free(w->made_as);
+        free(w->settings);
+        free(w);
+    }
+}
+
+void ncsd_rebind(int ncid, int side, int real)
+{
+    unsigned int slot = (unsigned int)ncid >> 16;
+    if (ncid <= 0 || slot >= SLOTS)
+        return;
+    pthread_mutex_lock(&lock);
+    atomic_store_explicit(&table[slot], (unsigned int)side << 16 | (unsigned int)real >> 16,
+                          memory_order_release);
+    pthread_mutex_unlock(&lock);
+}
+
+void ncsd_note_writer(int ncid, struct ncsd_writer *w)
+{
+    unsigned int slot = (unsigned int)ncid >> 16;
+    struct ncsd_writer *old = NULL;
+    if (ncid > 0 && slot < SLOTS) {
+        pthread_mutex_lock(&lock);
+        old = writers[slot];
+        writers[slot] = w;
+        pthread_mutex_unlock(&lock);
+    } else {
+        old = w;
+    }
+    if (old != NULL) {
+        free(old->path);
+        free(old->made_as);
+        free(old->settings);
+        free(old);
+    }
+}
+
+struct ncsd_writer *ncsd_writer(int ncid)
+{
+    unsigned int slot = (unsigned int)ncid >> 16;
+    return ncid > 0 && slot < SLOTS ? writers[slot] : NULL;
 }
 
 int ncsd_same_file(int ncid, int real)

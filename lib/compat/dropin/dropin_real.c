@@ -28,7 +28,8 @@
  * Environment: NCSLAB_DROPIN=auto|ncslab|netcdf chooses who serves
  * (dropin_file.c); NCSLAB_NETCDF_C=PATH names the library to forward to
  * instead of the one configure found, and NCSLAB_NETCDF_C=none forwards
- * nothing; NCSLAB_DROPIN_TRACE=1 traces the routed calls (dropin.h).
+ * nothing; NCSLAB_DROPIN_TRACE=1 traces the routed calls (dropin.h) on
+ * standard error, NCSLAB_DROPIN_TRACE=/PATH into the file PATH.
  */
 #include "config.h"
 #include "dropin.h"
@@ -36,6 +37,7 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,18 +180,35 @@ int ncsd_v2_absent(const char *routine)
 }
 
 int ncsd_tracing;
+static FILE *trace_file;
 
+/* NCSLAB_DROPIN_TRACE=1: the trace on standard error; =/PATH: appended to
+ * the file PATH, so that a program's own output stays as it is. */
 __attribute__((constructor)) static void trace_init(void)
 {
     const char *v = getenv("NCSLAB_DROPIN_TRACE");
     ncsd_tracing = v != NULL && *v != '\0' && strcmp(v, "0") != 0;
+    if (ncsd_tracing && *v == '/') {
+        trace_file = fopen(v, "a");
+        if (trace_file != NULL)
+            setvbuf(trace_file, NULL, _IOLBF, 0);
+    }
+}
+
+void ncsd_tracef(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ncslab drop-in: ", trace_file ? trace_file : stderr);
+    vfprintf(trace_file ? trace_file : stderr, fmt, ap);
+    va_end(ap);
 }
 
 void ncsd_trace(const char *call, int ncid, int side, int status)
 {
     static const char *const sides[] = { "none", "ncslab", "netCDF-C" };
-    fprintf(stderr, "ncslab drop-in: %s(%d) %s -> %d\n", call, ncid,
-            sides[side >= 0 && side <= 2 ? side : 0], status);
+    ncsd_tracef("%s(%d) %s -> %d\n", call, ncid, sides[side >= 0 && side <= 2 ? side : 0],
+                status);
 }
 
 int ncsd_policy(void)

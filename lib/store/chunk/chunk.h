@@ -68,6 +68,10 @@ typedef struct ncs_cache_counters {
 #define NCSI_CACHE_READ      0   /* load if absent */
 #define NCSI_CACHE_WRITE     1   /* load if absent, mark dirty */
 #define NCSI_CACHE_OVERWRITE 2   /* caller overwrites all: no load; dirty */
+/* Or'd with NCSI_CACHE_WRITE or NCSI_CACHE_OVERWRITE: the chunk's encoding
+ * costs (filters), so that evicting it writes back the oldest such dirty
+ * chunks with it, encoded at once on the pool's threads (chunkcache.c). */
+#define NCSI_CACHE_ENCODED   4
 /* Finds or loads chunk idx of owner and holds it (*ref) until
  * ncsi_cache_release(*ref): a held entry is neither evicted nor written
  * back by another thread, so *out stays valid while the caller copies. */

@@ -329,7 +329,9 @@ static int chunk_part(void *ctx, const uint64_t *ccoord, const ncs_slab *sub, pt
     }
     if (x->put)
         mode = whole ? NCSI_CACHE_OVERWRITE : NCSI_CACHE_WRITE;
-    status = ncsi_cache_get(ck, ck->ops, idx, ck->chunk_bytes, mode, &x->chunkp, &ref);
+    status = ncsi_cache_get(ck, ck->ops, idx, ck->chunk_bytes,
+                            mode | (x->put && ck->nf > 0 ? NCSI_CACHE_ENCODED : 0),
+                            &x->chunkp, &ref);
     if (status != NCS_NOERR)
         return status;
     if (mode == NCSI_CACHE_OVERWRITE && edge)

@@ -4,7 +4,10 @@
  * Holds decoded chunks (native byte order) under one budget in bytes.
  * Entries are found by (owner, chunk index) in an open-addressing hash
  * table and kept on an LRU list; a dirty entry is written back through its
- * owner's store callback when evicted, flushed or dropped.  A chunk larger
+ * owner's store callback when evicted, flushed or dropped.  Evicting a
+ * dirty entry written with NCSI_CACHE_ENCODED (a filtered variable's)
+ * writes back the oldest such entries with it, encoded at once on the
+ * pool's threads (write_back_oldest).  A chunk larger
  * than the whole budget is still cached alone, so any budget works.
  *
  * The budget is a ceiling, not what the cache fills: it holds at most
@@ -55,6 +58,8 @@ typedef struct entry {
     int pins;                    /* pinned entries are never evicted */
     int pinned;                  /* pinned by ncsi_cache_pin (counted in
                                     pinned_bytes), besides any holds */
+    int encoded;                 /* written with NCSI_CACHE_ENCODED: its
+                                    write-back is worth batching */
     int state;                   /* LIVE, GHOST (evicted: key and size only,
                                     data NULL) or LOADING (held, its load
                                     running outside the lock) */
@@ -320,6 +325,33 @@ static int evict(entry *e, int writeback, int as_ghost)
     return NCS_NOERR;
 }
 
+/* Whether e may join a batched write-back (write_back_oldest). */
+static int batchable(const entry *e)
+{
+    return e->state == LIVE && e->pins == 0 && e->dirty && e->encoded &&
+           e->ops->encode != NULL;
+}
+
+/* The eviction of e, dirty and NCSI_CACHE_ENCODED: e and the next dirty
+ * encoded entries towards the LRU list's head, within the oldest half of
+ * the target's bytes, written back at once (so encoded on the pool's
+ * threads), in the order their evictions would have written them; a
+ * writer filling one compressed chunk a call (nccopy's record by record)
+ * otherwise encodes each on its own thread as it falls off the end.  The
+ * older half: chunks written back early are the least likely to be
+ * changed again, which would make their early write-back wasted work. */
+static int write_back_oldest(entry *e)
+{
+    entry *l[BATCH_MAX];
+    size_t n = 0, walked = 0;
+    for (; e != NULL && n < BATCH_MAX && walked <= target / 2; e = e->prev) {
+        walked += e->size;
+        if (batchable(e))
+            l[n++] = e;
+    }
+    return write_back_group(l, n);
+}
+
 /* Makes room for need more bytes within the target. */
 static int make_room(size_t need)
 {
@@ -327,7 +359,13 @@ static int make_room(size_t need)
     while (e != NULL && used + need > target) {
         entry *prev = e->prev;
         if (e->pins == 0) {
-            int status = evict(e, 1, 1);
+            int status;
+            /* an error stops the batch and leaves the entries from the
+             * failed one on dirty: e's own then comes from evict, the
+             * others' when they are evicted or flushed, as without it */
+            if (batchable(e) && ncsi_pool_size() >= 2)
+                (void)write_back_oldest(e);
+            status = evict(e, 1, 1);
             if (status != NCS_NOERR)
                 return status;
             counters.evictions++;
@@ -344,10 +382,12 @@ int ncsi_cache_get(void *owner, const ncs_chunk_ops *ops, uint64_t idx, size_t s
                    int mode, unsigned char **out, void **ref)
 {
     entry *e;
-    int status;
+    int status, encoded = mode & NCSI_CACHE_ENCODED;
     pthread_mutex_lock(&lock);
-    status = cache_get_locked(owner, ops, idx, size, mode, &e);
+    status = cache_get_locked(owner, ops, idx, size, mode & ~NCSI_CACHE_ENCODED, &e);
     if (status == NCS_NOERR) {
+        if (encoded && e->dirty)
+            e->encoded = 1;
         e->pins++;
         *out = e->data;
         *ref = e;
