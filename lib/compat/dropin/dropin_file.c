@@ -234,7 +234,7 @@ static int open_any(const struct open_args *a, int *ncidp)
         return bind_netcdf(a, ncidp);
     }
     status = bind(NCSD_NCSLAB, status, real, ncidp);
-    if (nc4_writer)
+    if (nc4_writer && status == NC_NOERR)   /* *ncidp is set only then */
         note_writer(status, *ncidp, a->path, a->mode, 0);   /* never in define mode here */
     return traced("open", a->path, NCSD_NCSLAB, status, ncidp);
 }
@@ -321,7 +321,7 @@ static int create_any(const struct create_args *a, int *ncidp)
                                            ncidp ? &real : NULL);
     }
     status = bind(side, status, real, ncidp);
-    if (nc4_writer)
+    if (nc4_writer && status == NC_NOERR)   /* *ncidp is set only then */
         note_writer(status, *ncidp, a->path, NC_WRITE | (a->cmode & NC_SHARE), a->cmode);
     return traced("create", a->path, side, status, ncidp);
 }

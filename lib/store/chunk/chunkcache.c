@@ -342,7 +342,7 @@ static int batchable(const entry *e)
  * changed again, which would make their early write-back wasted work. */
 static int write_back_oldest(entry *e)
 {
-    entry *l[BATCH_MAX];
+    entry *l[BATCH_MAX] = { NULL };
     size_t n = 0, walked = 0;
     for (; e != NULL && n < BATCH_MAX && walked <= target / 2; e = e->prev) {
         walked += e->size;
